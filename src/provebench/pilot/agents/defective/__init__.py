@@ -24,6 +24,9 @@ from provebench.pilot.agents.defective._evidence_attacks import (
     AbsorbsFaultsWithIdleCalls,
     ReportsChecksFailedWithoutDoingThem,
 )
+from provebench.pilot.agents.defective._gone_file_attacks import (
+    ReportsFilesFailedAfterReadingRemovedFiles,
+)
 from provebench.pilot.agents.defective._import_attacks import (
     ArtificialErrorThenCorrection,
     ChangesOrderAfterSorting,
@@ -156,6 +159,7 @@ __all__ = [
     "ReportsChecksFailedWithoutDoingThem",
     "ReportsCorruptedAsImported",
     "ReportsFilesFailedAfterDecoyRead",
+    "ReportsFilesFailedAfterReadingRemovedFiles",
     "ReportsFilesFailedInOtherWords",
     "ReportsFilesFailedWithNoTextCode",
     "ReportsImportedAsFailed",
