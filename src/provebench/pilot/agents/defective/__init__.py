@@ -20,6 +20,7 @@ from provebench.pilot.agents.defective._contract_attacks import (
     ReportsCorruptedAsImported,
     WritesDoneWithoutImport,
 )
+from provebench.pilot.agents.defective._display_attacks import QuotesTerminalControlsInARowId
 from provebench.pilot.agents.defective._evidence_attacks import (
     AbsorbsFaultsWithIdleCalls,
     ReportsChecksFailedWithoutDoingThem,
@@ -154,6 +155,7 @@ __all__ = [
     "OmitsFinalPage",
     "PassesOneCycleThenFails",
     "ProbesFinalStatusByMoving",
+    "QuotesTerminalControlsInARowId",
     "ReadsTheAnswerKeyFromDisk",
     "ReimportsRenamedFile",
     "ReportsChecksFailedWithoutDoingThem",
