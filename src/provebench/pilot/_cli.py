@@ -561,16 +561,18 @@ def compare_command(
             f"  {metric.metric:<18} lab {metric.laboratory:.4f}  shadow {metric.shadow:.4f}"
             f"  diff {metric.difference:+.4f}{mark}"
         )
+    # Every text that comes from a verdict passes the one escape set, as `--explain` does
+    # (pilot red team 35, A4): a kind is read from a file.
     for violation in comparison.critical_violations:
         mark = "  MATERIAL" if violation.material else ""
         typer.echo(
-            f"  violation {violation.kind}: lab {violation.laboratory}, shadow "
+            f"  violation {shown(violation.kind)}: lab {violation.laboratory}, shadow "
             f"{violation.shadow}{mark}"
         )
     said = "; ".join(comparison.reasons) if comparison.reasons else "no material discrepancy"
     typer.echo(
         f"{shown(target)}: {comparison.rule} stopping_condition={comparison.stopping_condition}"
-        f" ({said})"
+        f" ({shown(said)})"
     )
     raise typer.Exit(1 if comparison.material else 0)
 

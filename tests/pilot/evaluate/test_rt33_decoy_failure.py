@@ -48,8 +48,9 @@ _FAILED_APPEND = _call("sheets.append", 2, "server_error", rows=[[ID, "x"]], app
         # ... save a report restating failures already reported with their ids (pilot red
         # team 34, A9: it adds no failure to the record).
         ([_FAILED_APPEND, _error(code="append_in_doubt", file_ids=[ID]), _error()], 0),
-        # A read of a corpus file gone when read is a failure of that file.
-        ([_call("drive.get", 2, "not_found", file_id=OTHER), _error()], 0),
+        # A read of a corpus file answered `not_found` is the laboratory answering truthfully
+        # about a file that is not live, no failure of that file (pilot red team 35, A2).
+        ([_call("drive.get", 2, "not_found", file_id=OTHER), _error()], 1),
     ],
 )  # fmt: skip
 def test_a_report_naming_no_file_is_excused_by_one_unaccounted_corpus_failure(

@@ -62,6 +62,18 @@ def test_a_file_added_above_the_cursor_is_not_missed_by_one_pass() -> None:
     assert len(find(view)) == 1
 
 
+def test_a_removed_file_is_a_situation_once_listed_before_and_a_later_cycle_listed() -> None:
+    find = SITUATIONS["listed-then-removed"].find
+    view = _view(("a", "b"))
+    view.events.append({"kind": "file_removed", "cycle": 2, "file_id": "a"})
+    view.pages = [Page(1, 1, ["b"], True), Page(2, 1, ["b"], True)]
+    assert find(view) == []  # never listed before its removal
+    view.pages[0] = Page(1, 1, ["a", "b"], True)
+    assert find(view) == ["cycle 2: a, listed before, removed"]
+    view.pages = view.pages[:1]  # no cycle listed after the removal
+    assert find(view) == []
+
+
 def test_append_situations_read_the_answer_and_whether_it_was_applied() -> None:
     view = _view(("a",))
     rows = [["a"]]

@@ -1,7 +1,12 @@
 """`--explain`: a readable summary of a verdict (rich), for people; verdict.json stays the record.
 
 Text from the run (file_ids, messages) is printed with markup disabled, so a hostile file name
-cannot restyle or hide parts of the summary.
+cannot restyle or hide parts of the summary, and every line is escaped by `_line` (the one
+escape set, `provebench._errors.shown`): a reason quotes ids and words the importer chose (an
+appended row's file_id, a reason code), and rich writes an escape sequence or a bidi control as
+it is (pilot red team 35, A4: a row id of `ESC[2J`, a forged passing headline, U+202E and
+`ESC[8m`, quoted by a self-check gap and an escrow tranche, cleared the screen and showed the
+forgery). verdict.json keeps the bytes as recorded.
 """
 
 from __future__ import annotations
@@ -67,6 +72,11 @@ def _short(metric: Metric) -> Text:
     return Text(f"{metric.value:.2f}", style="green" if metric.value == 1.0 else "red")
 
 
+def _line(text: str, style: str = "") -> Text:
+    """One printed line of the summary, escaped: every line `explain` prints passes here."""
+    return Text(printable(text), style=style)
+
+
 def _released(escrow: Escrow) -> str:
     """What was paid, in words that cannot contradict the credit: a signal credited as 0 says
     so, and nothing is "released" of a signal never credited."""
@@ -82,17 +92,17 @@ def explain(verdict: Verdict, console: Console) -> None:
         # A configuration error prints only the errors: the numbers beside them (metrics,
         # violations) come from inputs that are not the run's, or not whole, and would mislead.
         console.print(
-            Text(
+            _line(
                 f"configuration_error: not evaluated ({len(verdict.configuration_errors)} "
                 "configuration error(s); nothing in this verdict is a score)",
                 style="bold red",
             )
         )
         for error in verdict.configuration_errors:
-            console.print(Text(f"configuration error [{error.code}] {error.located()}", "red"))
+            console.print(_line(f"configuration error [{error.code}] {error.located()}", "red"))
         return
     headline = Text()
-    headline.append(f"{verdict.status}  ", style="bold")
+    headline.append(printable(f"{verdict.status}  "), style="bold")
     headline.append(
         f"scorer_pass={str(verdict.scorer_pass).lower()}  ",
         style="green" if verdict.scorer_pass else "red",
@@ -125,7 +135,7 @@ def explain(verdict: Verdict, console: Console) -> None:
             if ids:
                 shown = ", ".join(ids[:8]) + (f" … (+{len(ids) - 8})" if len(ids) > 8 else "")
                 # An `unexpected` id is one the importer appended: its text, escaped.
-                console.print(Text(printable(f"{label}: {shown}")))
+                console.print(_line(f"{label}: {shown}"))
     for violation in verdict.critical_violations:
         numbered = [str(r.seq) for r in violation.evidence if r.seq >= 0]
         seqs = ", ".join(numbered[:6]) + (
@@ -133,17 +143,17 @@ def explain(verdict: Verdict, console: Console) -> None:
         )
         where = f" [log seq {seqs}]" if numbered else ""
         # For a refused operation the file id is the importer's argument (pilot red team 32, A8).
-        subject = f" {printable(violation.file_id)}" if violation.file_id else ""
+        subject = f" {violation.file_id}" if violation.file_id else ""
         cycle = f" cycle {violation.cycle}" if violation.cycle is not None else ""
         console.print(
-            Text(
-                f"CRITICAL {violation.kind}{cycle}{subject}: {printable(violation.message)}{where}",
+            _line(
+                f"CRITICAL {violation.kind}{cycle}{subject}: {violation.message}{where}",
                 style="red",
             )
         )
     if verdict.self_check_missing_cycles:
         console.print(
-            Text(
+            _line(
                 "pilot §12 final-status probe missing in cycles "
                 f"{cycle_ranges(verdict.self_check_missing_cycles)}"
             )
@@ -154,7 +164,7 @@ def explain(verdict: Verdict, console: Console) -> None:
             by_cycle.setdefault(gap.cycle, []).append(f"{gap.check} ({gap.reason})")
         first = min(by_cycle)
         console.print(
-            Text(
+            _line(
                 f"pilot §12 self-checks not performed in {len(by_cycle)} cycle(s) "
                 f"({cycle_ranges(list(by_cycle))}); cycle {first}: {', '.join(by_cycle[first])}"
             )
@@ -163,8 +173,8 @@ def explain(verdict: Verdict, console: Console) -> None:
         seqs = ", ".join(str(r.seq) for r in refusal.evidence if r.seq >= 0)
         if refusal.problem == "names_no_file":
             console.print(
-                Text(
-                    f"contract rule 2: error {printable(refusal.reported_reason_code)} (cycle "
+                _line(
+                    f"contract rule 2: error {refusal.reported_reason_code} (cycle "
                     f"{refusal.cycle}) reports a file failed, names none and follows no failure"
                     + (f" [log seq {seqs}]" if seqs else "")
                 )
@@ -175,11 +185,11 @@ def explain(verdict: Verdict, console: Console) -> None:
             if refusal.reported_reason_code is None and refusal.problem == "unreported"
             # The reason code is the importer's text (pilot red team 32, A8: an escape sequence
             # in it cleared the screen and showed a passing headline).
-            else f"reported as {printable(refusal.reported_reason_code)}"
+            else f"reported as {refusal.reported_reason_code}"
         )
         console.print(
-            Text(
-                f"contract rule 2: refused file {printable(refusal.file_id)} "
+            _line(
+                f"contract rule 2: refused file {refusal.file_id} "
                 f"(cycle {refusal.cycle}) {said}; "
                 f"its first failure is {refusal.expected_reason_code}"
                 + (f" [log seq {seqs}]" if seqs else "")
@@ -188,7 +198,7 @@ def explain(verdict: Verdict, console: Console) -> None:
     if verdict.faults is not None and verdict.faults.scheduled:
         faults = verdict.faults
         console.print(
-            Text(
+            _line(
                 f"faults: {faults.exercised} of {faults.scheduled} scheduled exercised, "
                 f"{faults.on_appends} on an append"
             )
@@ -196,34 +206,34 @@ def explain(verdict: Verdict, console: Console) -> None:
         for fault in faults.faults:
             if not fault.exercised:
                 console.print(
-                    Text(
+                    _line(
                         f"  not exercised: cycle {fault.cycle} {fault.fault} on {fault.operation} "
                         f"of {fault.file_id}: {fault.reason}"
                     )
                 )
     for stop in verdict.stopping_conditions:
         if stop.status == "triggered":
-            console.print(Text(f"STOP (pilot §15) {stop.name}: {stop.reason}", style="bold red"))
+            console.print(_line(f"STOP (pilot §15) {stop.name}: {stop.reason}", style="bold red"))
     if verdict.escrow is not None:
         escrow = verdict.escrow
-        console.print(Text(f"escrow: {escrow.reason}; {_released(escrow)}"))
+        console.print(_line(f"escrow: {escrow.reason}; {_released(escrow)}"))
         for tranche in escrow.tranches:
             state = "released" if tranche.released else "held"
             regraded = " (regraded)" if tranche.regraded else ""
             console.print(
-                Text(f"  {tranche.name} {tranche.share:.0%}: {state}{regraded} — {tranche.reason}")
+                _line(f"  {tranche.name} {tranche.share:.0%}: {state}{regraded} — {tranche.reason}")
             )
         regraded_cycles = [c.cycle for c in escrow.cycles if c.regraded]
         if regraded_cycles:
-            console.print(Text(f"  cycles regraded with hindsight: {regraded_cycles}"))
+            console.print(_line(f"  cycles regraded with hindsight: {regraded_cycles}"))
     for check in verdict.external_checks:
         outcome = "—" if check.outcome is None else ("true" if check.outcome else "FALSE")
-        basis = printable(check.basis)  # it can name a file the user chose
-        console.print(Text(f"  external {check.check}: {outcome} ({basis})", "dim"))
+        # The basis can name a file the user chose.
+        console.print(_line(f"  external {check.check}: {outcome} ({check.basis})", "dim"))
     missing = [c.check for c in verdict.external_checks if c.outcome is None]
     if missing:
         console.print(
-            Text(f"pilot_pass stays null: no verified evidence for {', '.join(missing)}", "dim")
+            _line(f"pilot_pass stays null: no verified evidence for {', '.join(missing)}", "dim")
         )
 
 

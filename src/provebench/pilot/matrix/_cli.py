@@ -113,8 +113,9 @@ def matrix_command(
         curve = agent["pass_hat_k"]
         last = max(curve, key=int) if curve else None
         said = f"pass^1={curve['1']:.3f} pass^{last}={curve[last]:.3f}" if last else "no pass^k"
+        # The agent is the user's spec, as summary.json holds it: shown escaped.
         typer.echo(
-            f"  {agent['agent']}:{incomplete_mark(agent)} {agent['successes']} pass, "
+            f"  {shown(agent['agent'])}:{incomplete_mark(agent)} {agent['successes']} pass, "
             f"{agent['failures']} fail, "
             f"{agent['harness_faults']} harness fault(s); {said}"
         )

@@ -52,8 +52,8 @@ def publish_command(
     )  # fmt: skip
     for run in index.runs:
         typer.echo(
-            f"  {run.name}: corpus {run.corpus}, {run.status}, laboratory_pass="
-            f"{str(run.laboratory_pass).lower()}"
+            f"  {shown(run.name)}: corpus {shown(run.corpus)}, {shown(run.status)}, "
+            f"laboratory_pass={str(run.laboratory_pass).lower()}"
         )
     typer.echo(
         f"{shown(out)}: {len(index.runs)} run(s), {len(index.corpora)} corpus(es), signed by "

@@ -397,6 +397,23 @@ def _append_fault_scheduled(view: RunView) -> list[str]:
     ]
 
 
+def _removed_after_listed(view: RunView) -> list[str]:
+    """A file listed to the importer, then removed by the corpus, in a cycle the importer listed
+    in: a file it can ask about by id and be answered `not_found` (pilot red team 35, A2)."""
+    first_listed: dict[str, int] = {}
+    for page in view.pages:
+        for file_id in page.file_ids:
+            first_listed[file_id] = min(page.cycle, first_listed.get(file_id, page.cycle))
+    listing_cycles = {page.cycle for page in view.pages}
+    return [
+        f"cycle {event['cycle']}: {event['file_id']}, listed before, removed"
+        for event in view.events
+        if event["kind"] == "file_removed"
+        and first_listed.get(event["file_id"], event["cycle"]) < event["cycle"]
+        and event["cycle"] in listing_cycles
+    ]
+
+
 def _admissible_in_corpus(view: RunView) -> list[str]:
     return [f"{len(view.expected)} admissible files, added by the corpus"] if view.expected else []
 
@@ -522,6 +539,11 @@ SITUATIONS: dict[str, Situation] = {
             "append-fault-scheduled",
             "an append error scheduled by the corpus in a cycle the importer reached",
             _append_fault_scheduled,
+        ),
+        Situation(
+            "listed-then-removed",
+            "a file listed to the importer, removed by the corpus before a later cycle it listed",
+            _removed_after_listed,
         ),
         Situation(
             "admissible-in-corpus",

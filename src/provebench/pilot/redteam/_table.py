@@ -1,4 +1,7 @@
-"""The red-team table printed by `provebench pilot redteam` (rich, no markup from data)."""
+"""The red-team table printed by `provebench pilot redteam` (rich, no markup from data; every
+cell and line through the one escape set, `provebench._errors.shown`, as `pilot evaluate
+--explain`: a run error or a verdict's words can carry a candidate's text, pilot red team 35,
+A4)."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from provebench._errors import shown
 from provebench.pilot.redteam._budget import MINIMUM
 from provebench.pilot.redteam._harness import RedteamReport
 
@@ -33,7 +37,8 @@ def _said(entry: dict[str, Any]) -> str:
             said.append("POSITIVE: " + ", ".join(run["positive_signal"]))
         if not run["exercised"]:
             said.append("NOT EXERCISED (situation did not arise)")
-        parts.append(f"{run['corpus']}: " + ("; ".join(said) if said else "nothing"))
+        # One line per corpus, each escaped: the lines are the table's, the words the runs'.
+        parts.append(shown(f"{run['corpus']}: " + ("; ".join(said) if said else "nothing")))
     return "\n".join(parts)
 
 
@@ -52,9 +57,7 @@ def print_report(report: RedteamReport, console: Console) -> None:
     table.add_column("caught")
     for entry in report.attacks:
         table.add_row(
-            entry["attack"],
-            entry["source"],
-            entry["agent"],
+            *map(shown, (entry["attack"], entry["source"], entry["agent"])),
             _said(entry),
             _verdict(entry),
         )
@@ -65,7 +68,7 @@ def print_report(report: RedteamReport, console: Console) -> None:
         for run in reference["evidence"]
     )
     console.print(
-        f"reference importer: {'clean' if reference['clean'] else 'NOT CLEAN'} ({verdicts})"
+        f"reference importer: {'clean' if reference['clean'] else 'NOT CLEAN'} ({shown(verdicts)})"
     )
     budget = Table(title="pilot §14 minimum budget")
     budget.add_column("line")
@@ -78,15 +81,21 @@ def print_report(report: RedteamReport, console: Console) -> None:
     console.print(budget)
     caught = sum(1 for entry in report.attacks if entry["caught"])
     console.print(
-        f"{caught}/{len(report.attacks)} attacks exercised and caught"
-        + (f"; NOT caught: {', '.join(report.uncaught)}" if report.uncaught else "")
-        + (
-            f"; NOT EXERCISED (the corpora never gave them their situation): "
-            f"{', '.join(report.not_exercised)}"
-            if report.not_exercised
-            else ""
+        shown(
+            f"{caught}/{len(report.attacks)} attacks exercised and caught"
+            + (f"; NOT caught: {', '.join(report.uncaught)}" if report.uncaught else "")
+            + (
+                f"; NOT EXERCISED (the corpora never gave them their situation): "
+                f"{', '.join(report.not_exercised)}"
+                if report.not_exercised
+                else ""
+            )
+            + (
+                ""
+                if report.level == "full"
+                else " (ci budget: the §14 minimum needs --budget full)"
+            )
         )
-        + ("" if report.level == "full" else " (ci budget: the §14 minimum needs --budget full)")
     )
 
 

@@ -20,9 +20,13 @@ from provebench.pilot.agents.defective._contract_attacks import (
     ReportsCorruptedAsImported,
     WritesDoneWithoutImport,
 )
+from provebench.pilot.agents.defective._display_attacks import QuotesTerminalControlsInARowId
 from provebench.pilot.agents.defective._evidence_attacks import (
     AbsorbsFaultsWithIdleCalls,
     ReportsChecksFailedWithoutDoingThem,
+)
+from provebench.pilot.agents.defective._gone_file_attacks import (
+    ReportsFilesFailedAfterReadingRemovedFiles,
 )
 from provebench.pilot.agents.defective._import_attacks import (
     ArtificialErrorThenCorrection,
@@ -153,11 +157,13 @@ __all__ = [
     "OmitsFinalPage",
     "PassesOneCycleThenFails",
     "ProbesFinalStatusByMoving",
+    "QuotesTerminalControlsInARowId",
     "ReadsTheAnswerKeyFromDisk",
     "ReimportsRenamedFile",
     "ReportsChecksFailedWithoutDoingThem",
     "ReportsCorruptedAsImported",
     "ReportsFilesFailedAfterDecoyRead",
+    "ReportsFilesFailedAfterReadingRemovedFiles",
     "ReportsFilesFailedInOtherWords",
     "ReportsFilesFailedWithNoTextCode",
     "ReportsImportedAsFailed",
