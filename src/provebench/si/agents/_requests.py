@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 
+from provebench._lazy_pattern import lazy_pattern
 from provebench.si.agents._protocol import CallTool, Task
 
 Verb = Literal[
@@ -40,12 +41,14 @@ LISTED_KINDS: Final = (
     "ingress",
     "pvc",
 )
-_WORD = re.compile(r"[a-z0-9][a-z0-9._-]*[a-z0-9]|[a-z0-9]")
-_SET = re.compile(r"\b(?i:change|set|update)\s+([A-Za-z_][A-Za-z0-9_]*)\s+to\s+\"?([^\s\",.]+)\"?")
-_ASSIGN = re.compile(r"\b([A-Z][A-Z0-9_]*)=\"?([^\s\",]+?)\"?(?=[\s,.]|$)")
-_TOGGLE = re.compile(r"\b((?i:enable|disable))\s+([A-Z][A-Z0-9_]*)\b")
-_IMAGE_TAG = re.compile(r"image tag\s+([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)")
-_HOST = re.compile(r"\b([a-z0-9-]+)\.([a-z0-9-]+)\.svc(?:\.cluster\.local)?\b")
+_WORD = lazy_pattern(r"[a-z0-9][a-z0-9._-]*[a-z0-9]|[a-z0-9]")
+_SET = lazy_pattern(
+    r"\b(?i:change|set|update)\s+([A-Za-z_][A-Za-z0-9_]*)\s+to\s+\"?([^\s\",.]+)\"?"
+)
+_ASSIGN = lazy_pattern(r"\b([A-Z][A-Z0-9_]*)=\"?([^\s\",]+?)\"?(?=[\s,.]|$)")
+_TOGGLE = lazy_pattern(r"\b((?i:enable|disable))\s+([A-Z][A-Z0-9_]*)\b")
+_IMAGE_TAG = lazy_pattern(r"image tag\s+([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)")
+_HOST = lazy_pattern(r"\b([a-z0-9-]+)\.([a-z0-9-]+)\.svc(?:\.cluster\.local)?\b")
 
 
 @dataclass

@@ -70,6 +70,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
+from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._contrary import (
     ABSENT,
     HELD,
@@ -107,26 +108,26 @@ _ACTION_WORDS = (
 _SYSTEM_WORDS = f"{_SYSTEM_NOUNS}|{_ACTION_WORDS}"
 # SI red team 22, W2: no bare digit. A digit is no name (the fold makes one of "²", "①", "١"):
 # a number speaks of the system only as the value of a named field, which the name carries.
-_SYSTEM = re.compile(rf"\b(?:{_SYSTEM_WORDS})\b", re.IGNORECASE)
-_ACTION = re.compile(rf"\b(?:{_ACTION_WORDS})\b", re.IGNORECASE)
+_SYSTEM = lazy_pattern(rf"\b(?:{_SYSTEM_WORDS})\b", re.IGNORECASE)
+_ACTION = lazy_pattern(rf"\b(?:{_ACTION_WORDS})\b", re.IGNORECASE)
 _IDENTIFIER_SHAPED = IdentifierShapes(
     re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*")
 )
 # any identifier-shaped token, whatever its length: `_Reader.without_objects` keeps those that
 # name no object
-_IDENTIFIER_SHAPED_ANY = re.compile(
+_IDENTIFIER_SHAPED_ANY = lazy_pattern(
     r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*"
 )
-_HAS_SEPARATOR = re.compile(r"[-_./:]")
+_HAS_SEPARATOR = lazy_pattern(r"[-_./:]")
 # a constant's shape: a key the scenario may not list ("SMTP_TLS"), never a sentence's words
-_KEY_SHAPED = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
+_KEY_SHAPED = lazy_pattern(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
 # a hyphen or an underscore between letters joins words ("red-herring", "not_missing")
-_JOINED_WORDS = re.compile(r"(?<=[^\W\d_])[-_\u2010\u2011](?=[^\W\d_])")
+_JOINED_WORDS = lazy_pattern(r"(?<=[^\W\d_])[-_\u2010\u2011](?=[^\W\d_])")
 # what `_Reader.without_objects` writes for a name of the factor: a word no answer holds
 _MARK = MARK
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_WORD = lazy_pattern(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 # a courtesy closes an answer and says nothing of it
-_COURTESY = re.compile(
+_COURTESY = lazy_pattern(
     r"\A\W*(?:thanks?(?:\s+you)?|cheers|hope\s+(?:this|that|it)\s+helps|"
     r"happy\s+to\s+help(?:\s+further)?|that(?:['’]s|\s+is)\s+(?:it|all)|simple\s+as\s+that|"
     r"let\s+me\s+know\b[^?]*|done|(?:best|kind|warm)\s+regards|regards|sincerely)\W*\Z",
@@ -135,7 +136,7 @@ _COURTESY = re.compile(
 # a sentence that refers back to the statement and says it is the cause, or that it is needed
 # ("That is the real root cause.", "That is why S cannot start.", "It is not optional."): it
 # speaks of the statement and affirms it
-_AFFIRMS_BACK = re.compile(
+_AFFIRMS_BACK = lazy_pattern(
     r"\A\W*(?:that|this|it|which)(?:['’]s|\s+is|\s+was)?\s+(?:exactly\s+|precisely\s+|also\s+)?"
     r"(?:(?:the\s+)?(?:(?:real|actual|root|main|only|underlying|true|sole)\s+)*"
     r"(?:cause|culprit|reason|problem|fault)\b|why\b|(?:explains|causes|caused)\b|"
@@ -148,9 +149,9 @@ _AFFIRMS_BACK = re.compile(
     r"(?:diagnosis|finding|answer|conclusion|root\s+cause)\W*\Z",
     re.IGNORECASE,
 )
-_NEGATION = re.compile(r"\b(?:not|no|never|nothing|none|nor|neither)\b|n['’]t\b", re.IGNORECASE)
-_QUESTION = re.compile(r"[?？¿‽]")
-_NEGATED = re.compile(r"(?:\bnot|\bno\s+longer|\bnever|n['’]t)\s+(?:\w+\s+){0,2}?(\w+)", re.I)
+_NEGATION = lazy_pattern(r"\b(?:not|no|never|nothing|none|nor|neither)\b|n['’]t\b", re.IGNORECASE)
+_QUESTION = lazy_pattern(r"[?？¿‽]")
+_NEGATED = lazy_pattern(r"(?:\bnot|\bno\s+longer|\bnever|n['’]t)\s+(?:\w+\s+){0,2}?(\w+)", re.I)
 _DEVIATION = frozenset(
     {
         "missing", "absent", "unset", "wrong", "incorrect", "invalid", "stopped", "extra",
@@ -165,7 +166,7 @@ _CLAUSE_WORD = frozenset(
         "hence", "thus", "therefore", "i", "we", "it", "its", "this", "after", "before",
     }
 )  # fmt: skip
-_VERB_LIKE = re.compile(
+_VERB_LIKE = lazy_pattern(
     r"\b(?:is|are|was|were|be|can|cannot|can['’]t|could|will|would|does|did|has|have|had|"
     r"[a-z]+(?:s|ed))\b",
     re.IGNORECASE,
@@ -192,7 +193,7 @@ _FRAME_WORDS = frozenset(
         "due", "owing", "honestly", "reviewing", "everything",
     }
 )  # fmt: skip
-_AFFIRMING_FRAME = re.compile(
+_AFFIRMING_FRAME = lazy_pattern(
     r"\A(?:there\s+is\s+no\s+doubt\s+that|there\s+is\s+no\s+denying(?:\s+that)?|"
     r"it\s+cannot\s+be\s+denied(?:\s+that)?|nobody\s+can\s+deny\s+that|"
     r"beyond\s+(?:any|all|a)\s+doubt|without\s+(?:a\s+)?doubt|no\s+question|no\s+doubt|"
@@ -200,20 +201,20 @@ _AFFIRMING_FRAME = re.compile(
     r"(?:\Z|\s)"
 )
 # where a frame stops governing: a clause that opens on a name after one of these
-_FRAME_END = re.compile(r"[;:—–]|\bbut\b", re.IGNORECASE)
+_FRAME_END = lazy_pattern(r"[;:—–]|\bbut\b", re.IGNORECASE)
 _ANSWERING = frozenset(
     {"no", "yes", "it", "it's", "that", "that's", "this", "they", "neither", "both"}
 )
-_CLAUSE_END = re.compile(r"[,;:—–]")
-_TAG = re.compile(r"<[^<>]*>")
+_CLAUSE_END = lazy_pattern(r"[,;:—–]")
+_TAG = lazy_pattern(r"<[^<>]*>")
 # a sentence of the scope of the finding ("Nothing else is wrong."): it speaks of the system
-_SCOPE = re.compile(
+_SCOPE = lazy_pattern(
     r"\A\W*(?:nothing\s+else|no\s+other\s+\w+)\s+(?:is|was|seems|looks)\s+(?:wrong|missing|"
     r"broken|misconfigured|affected|changed)\W*\Z",
     re.IGNORECASE,
 )
-_CAUSAL = re.compile(r"\b(?:because|since|so|as|due|owing)\b", re.IGNORECASE)
-_STATE_SUBJECT = re.compile(
+_CAUSAL = lazy_pattern(r"\b(?:because|since|so|as|due|owing)\b", re.IGNORECASE)
+_STATE_SUBJECT = lazy_pattern(
     r"\b([^\W\d_][\w-]*)\s+(?:is|are|was|were|cannot|can['’]t|could|couldn['’]t|fails?|failed|"
     r"crash(?:es|ed)?|keeps?|stays?|remains?|won['’]t|has|have|does|doesn['’]t|did|didn['’]t)\b",
     re.IGNORECASE,
@@ -224,9 +225,9 @@ _PRONOUNS = frozenset(
         "everyone", "everybody", "someone", "somebody", "who", "what", "which", "no", "not",
     }
 )  # fmt: skip
-_SYSTEM_WORD = re.compile(rf"(?:{_SYSTEM_WORDS})", re.IGNORECASE)
-_SYSTEM_NOUN = re.compile(rf"(?:{_SYSTEM_NOUNS})", re.IGNORECASE)
-_GREETING = re.compile(r"\A\W*(?:hi|hello|hey|sure|ok(?:ay)?|alright)\W*\Z", re.IGNORECASE)
+_SYSTEM_WORD = lazy_pattern(rf"(?:{_SYSTEM_WORDS})", re.IGNORECASE)
+_SYSTEM_NOUN = lazy_pattern(rf"(?:{_SYSTEM_NOUNS})", re.IGNORECASE)
+_GREETING = lazy_pattern(r"\A\W*(?:hi|hello|hey|sure|ok(?:ay)?|alright)\W*\Z", re.IGNORECASE)
 # the words of a symptom said before the statement ("The pods are in CrashLoopBackOff.")
 _STATE_WORDS = frozenset(
     {"crashlooping", "restarting", "down", "failing", "unhealthy", "erroring", "error", "errors"}
@@ -247,24 +248,24 @@ _ATTRIBUTING = frozenset(
         "suggests", "suggested", "reportedly", "allegedly", "supposedly",
     }
 )  # fmt: skip
-_TOKEN = re.compile(r"\W*([\w'’-]+)")
+_TOKEN = lazy_pattern(r"\W*([\w'’-]+)")
 _ALTERNATIVE = frozenset({"or", "either", "maybe", "perhaps", "possibly", "unless"})
 # The compound cues here and in `_RETRACTION` are read with or without their space: the fold
 # drops a format character inside a word (U+00AD, U+200B) so that "n\u00adot" reads "not" (SI
 # red team 20, W1), and the same fold glues "red\u00adherring" into "redherring" (SI red team 27)
-_DISMISSAL = re.compile(
+_DISMISSAL = lazy_pattern(
     r"\b(?:unrelated|irrelevant|red\s*herring|wrong|benign|coincidental|harmless|noise|"
     r"a\s*distraction|expected|a\s*symptom|stale|dismissed|excluded|non\s*issue|"
     r"not\s+an?\s+(?:issue|factor|problem)|no\s+issue|non\s+factor)\b",
     re.IGNORECASE,
 )
-_UNCHANGED = re.compile(
+_UNCHANGED = lazy_pattern(
     r"\b(?:did\s+not|didn['’]t|have\s+not|haven['’]t|never)\s+(?:change|changed|modify|"
     r"modified|touch|touched|edit|edited)\b",
     re.IGNORECASE,
 )
 # a sentence that speaks of the answer or the analysis, not of the system
-_META = re.compile(
+_META = lazy_pattern(
     r"\b(?:answer|analysis|above|wrote|written|claim|diagnosis|statement|previous|disregard|"
     r"retract|made\s+(?:\w+\s+){0,3}?up|another\s+reason|other\s+reason|"
     r"something\s+else|different|otherwise|somewhere\s+else|elsewhere|in\s+reality|reason|"
@@ -273,7 +274,7 @@ _META = re.compile(
     re.IGNORECASE,
 )
 # a first-person disclaimer of the evidence ("I never looked at the pods.")
-_DISCLAIMER = re.compile(
+_DISCLAIMER = lazy_pattern(
     r"\b(?:i|we)\b.*?(?:\b(?:not|never|no)\b|n['’]t\b|\bwithout\b).*?\b(?:look(?:ed|ing)?|"
     r"read(?:ing)?|check(?:ed|ing)?|verif(?:y|ied|ying)|saw|seen|see|inspect(?:ed|ing)?|"
     r"open(?:ed)?)\b",
@@ -281,9 +282,9 @@ _DISCLAIMER = re.compile(
 )
 # the three parts of `_DISCLAIMER`, looked for one after the other: one pass over a sentence
 # however many first persons and negations it holds (the lazy pattern rescans from each)
-_FIRST_PERSON = re.compile(r"\b(?:i|we)\b", re.IGNORECASE)
-_DISCLAIMING = re.compile(r"\b(?:not|never|no)\b|n['’]t\b|\bwithout\b", re.IGNORECASE)
-_EVIDENCE_VERB = re.compile(
+_FIRST_PERSON = lazy_pattern(r"\b(?:i|we)\b", re.IGNORECASE)
+_DISCLAIMING = lazy_pattern(r"\b(?:not|never|no)\b|n['’]t\b|\bwithout\b", re.IGNORECASE)
+_EVIDENCE_VERB = lazy_pattern(
     r"\b(?:look(?:ed|ing)?|read(?:ing)?|check(?:ed|ing)?|verif(?:y|ied|ying)|saw|seen|see|"
     r"inspect(?:ed|ing)?|open(?:ed)?)\b",
     re.IGNORECASE,
@@ -302,20 +303,20 @@ def _disclaims(piece: str) -> bool:
 
 _ABSENT = frozenset({"missing", "absent", "unset", "undefined", "empty", "lacks", "lacking"})
 # parts of a system that are not a configuration object or the failing workload
-_OTHER_PART = re.compile(
+_OTHER_PART = lazy_pattern(
     r"nodes?|disks?|cpu|memory|network|dns|tls|database|queue|storage|quota|scheduler|"
     r"alerts?|warnings?|logs?|events?",
     re.IGNORECASE,
 )
 # a value the statement's field should hold, said of it by a pronoun ("It should be 587."), the
 # value ending the sentence: "It should be 587 — and it is." says more (SI red team 26, H15)
-_VALUE_OF_IT = re.compile(
+_VALUE_OF_IT = lazy_pattern(
     r"\A\W*(?:it|its\s+value)\s+(?:should|must|needs\s+to|has\s+to)\s+be\s+"
     r"(?:\"[^\"]*\"|'[^']*'|`[^`]*`|“[^”]*”|‘[^’]*’|[\w./:-]*\w)[\s.!)\]\"'”’*_]*\Z",
     re.IGNORECASE,
 )
 # the value it should hold, then the value it holds ("It should be 8080, not 8081.")
-_VALUE_INSTEAD = re.compile(
+_VALUE_INSTEAD = lazy_pattern(
     r"\A\W*(?:it|its\s+value)\s+(?:should|must|needs\s+to|has\s+to)\s+be\s+[\"'`]?(\d+)[\"'`]?"
     r"\s*,?\s*(?:not|instead\s+of|rather\s+than)\s+[\"'`]?(\d+)[\"'`]?[\s.!)\]*_]*\Z",
     re.IGNORECASE,
@@ -355,9 +356,9 @@ def _value_instead(piece: str, restated: str | None) -> bool:
 
 
 _CONDITIONS = frozenset({"once", "when", "if", "after", "until", "unless", "whenever", "as"})
-_CLAUSES = re.compile(r"[,;:—–]|\b(?:but|and|so|because|while)\b", re.IGNORECASE)
+_CLAUSES = lazy_pattern(r"[,;:—–]|\b(?:but|and|so|because|while)\b", re.IGNORECASE)
 # a healthy or present state: of the factor's object, the contrary of a deviation
-_CONTRARY = re.compile(
+_CONTRARY = lazy_pattern(
     r"\b(?:is|are|was|were|looks?|seems?|appears?|remains?)\s+(?:\w+\s+){0,2}?"
     r"(?:fine|ok|okay|healthy|present|intact|correct|valid|good|defined|populated|there|set)\b|"
     r"\b(?:running|works?|working)\s+(?:just\s+)?(?:fine|normally|well|correctly)\b|"
@@ -382,9 +383,9 @@ _VALUE_STATED = (
 _PAST_VALUE = r"(?:\s+(?:in|inside|of|within)\s+[\w./-]+)?\s+used\s+to\s+(?:be|hold)\s+[\"'`]?(\d+)"
 # an object's name, a colon and a port glued to both ("orders-db:5432"): an address the logs
 # dial, no value given to a field (SI red team 29, H2); a key's name keeps it ("SMTP_PORT:587")
-_ADDRESS = re.compile(r":\d+\b")
+_ADDRESS = lazy_pattern(r":\d+\b")
 # the value a wrong-value statement says the key holds: its first number ("it is '8081' but …")
-_FIRST_NUMBER = re.compile(r"\d+")
+_FIRST_NUMBER = lazy_pattern(r"\d+")
 _WRONG_TYPES = frozenset({"wrong", "incorrect", "invalid", "misconfigured"})
 
 
@@ -656,7 +657,7 @@ def _subject_at(frame: str, rest: str) -> int:
 
 # a topic frame: the name set off by a comma after it
 _TOPIC_FRAMES = (["as", "for"], ["as", "to"], ["regarding"], ["concerning"], ["about"])
-_NAME_SET_OFF = re.compile(r"[\w./-]+\s*(?:,|\bbut\b|;)", re.IGNORECASE)
+_NAME_SET_OFF = lazy_pattern(r"[\w./-]+\s*(?:,|\bbut\b|;)", re.IGNORECASE)
 # what a part of the system needs of the name ("The deployment expects SMTP_PORT")
 _REQUIRING = frozenset(
     {"expects", "needs", "requires", "reads", "references", "wants", "uses", "mounts", "consumes"}
@@ -878,24 +879,24 @@ def _after_accounted(
 # H1-H3): a withdrawal or a bet on another cause, a second cause, a disclaimer of what was
 # checked, a healthy state of the factor's own objects. Read of every sentence naming an object,
 # before or after the statement, as a sentence naming none is read by `_after_accounted`.
-_WITHDRAWN = re.compile(
+_WITHDRAWN = lazy_pattern(
     r"\b(?:instead|more\s+likely|likely|unlikely|probably|bet|guess|hunch|decoy|innocent|"
     r"fiction|made\s+up|culprit|at\s+fault|the\s+problem|the\s+issue|nothing\s+to\s+do|"
     r"rumou?rs?|busted|otherwise)\b",
     re.IGNORECASE,
 )
-_SECOND_CAUSE = re.compile(
+_SECOND_CAUSE = lazy_pattern(
     r"\b(?:because|due\s+to|caused\s+by)\b(?!\s+(?:of\s+)?(?:it|this|that)\b)|"
     r"\b(?:kill(?:s|ed)?|evict(?:s|ed)?|oomkilled|leak\w*|breaks?|pressure|exhaust\w*)\b",
     re.IGNORECASE,
 )
-_CHECKED = re.compile(
+_CHECKED = lazy_pattern(
     r"\b(?:check(?:ed)?|verif\w*|look(?:ed)?|inspect\w*|consult\w*|read|seen|saw)\b", re.IGNORECASE
 )
 # a healthy state: of the factor's objects or its workload, the contrary of the deviation.
 # Holding or showing is no state: `_contrary_of_type` reads it by the deviation's type (SI red
 # team 26, H6: "smtp-config holds only SMTP_HOST" restates the absence)
-_OWN_HEALTHY = re.compile(
+_OWN_HEALTHY = lazy_pattern(
     r"\b(?:complete|normally|up\s+and\s+running|recovered|serving|healthy|fine|ok|okay|"
     r"running|ready|available|is\s+back|back\s+in|intact|present|populated|defined|"
     r"configured|exists?)\b",
@@ -903,7 +904,7 @@ _OWN_HEALTHY = re.compile(
 )
 # a negation that governs words, not a blanked name ("has SMTP_HOST but no SMTP_PORT"); after
 # "be" the word it negates is the next ("could not be found"; SI red team 27, W6)
-_NEGATION_OF_WORDS = re.compile(
+_NEGATION_OF_WORDS = lazy_pattern(
     r"(?:\b(?:not|no|never|nothing|none|nor|neither|without)\b|n['’]t\b)(?!\s*(?:[.,;:!]|$))"
     r"\s*(?:(?:be|been|being)\s+)?(\w*)",
     re.IGNORECASE,
@@ -928,23 +929,23 @@ _NOT_CONTRARY = _PRESENT_STATES | {
     # the passive of a verb of holding ("is not held by smtp-config"; SI red team 29, G1)
     "held", "provided", "contained", "included", "listed",
 }  # fmt: skip
-_QUOTED = re.compile(r'"[^"]*"|“[^”]*”')
+_QUOTED = lazy_pattern(r'"[^"]*"|“[^”]*”')
 # a count of none before a healthy word restates the failure ("shows 0/0 ready")
-_ZERO_COUNT = re.compile(r"\b(?:0|zero)\b")
+_ZERO_COUNT = lazy_pattern(r"\b(?:0|zero)\b")
 # a state conceded: "but" or "yet", then a negation or a failure in the clause after it
-_CONCEDED = re.compile(
+_CONCEDED = lazy_pattern(
     r"\s*,?\s*(?:but|yet)\b[^,;:—–]*?(?:\b(?:not|never|no|fail\w*|crash\w*|unable)\b|n['’]t\b)",
     re.IGNORECASE,
 )
 _YES = frozenset({"yes", "yeah", "yep", "yup", "correct", "indeed", "absolutely", "definitely"})
 _NO = frozenset({"no", "nope", "nah"})
-_CAUSE_WORDS = re.compile(
+_CAUSE_WORDS = lazy_pattern(
     r"\b(?:cause\w*|culprit|blame|problem|responsible|reason|issue|fault|root|behind|why|"
     r"break\w*|kill\w*|stop\w*)\b",
     re.IGNORECASE,
 )
 # a retraction said after the statement's last name (`_tail`)
-_RETRACTION = re.compile(
+_RETRACTION = lazy_pattern(
     r"\b(?:just\s*kidding|kidding|joking|jk|not\s*really|fabricat\w*|made\s*up|fiction\w*|"
     r"untrue|not\s*true|a\s+lie|april\s*fools?|scratch\s*that|psych)\b",
     re.IGNORECASE,
@@ -952,19 +953,19 @@ _RETRACTION = re.compile(
 _PLACE_WORDS = frozenset({"from", "in", "inside", "within", "of", "on", "at", "under", "into"})
 # a place correction that moves the deviation off the estate ("…, or rather in the smtp-config
 # of some other cluster"; SI red team 29, G10)
-_ELSEWHERE = re.compile(
+_ELSEWHERE = lazy_pattern(
     r"\b(?:other|another|different|elsewhere|some|imaginary|hypothetical|parallel|staging|"
     r"test(?:ing)?)\b",
     re.IGNORECASE,
 )
-_OR_RATHER = re.compile(r"\bor\s+rather\b", re.IGNORECASE)
+_OR_RATHER = lazy_pattern(r"\bor\s+rather\b", re.IGNORECASE)
 # a remedy that gives a value, and a clause after it saying the value is there already
-_REMEDY_VALUE = re.compile(
+_REMEDY_VALUE = lazy_pattern(
     r"\b(?:should|must|needs?\s+to|has\s+to|ought\s+to)\s+be\s+(?:set\s+(?:back\s+)?to\s+)?"
     r"(?:\"[^\"]*\"|'[^']*'|`[^`]*`|“[^”]*”|‘[^’]*’|\d[\w.]*)",
     re.IGNORECASE,
 )
-_ALREADY = re.compile(
+_ALREADY = lazy_pattern(
     r"\b(?:already|all\s+along|same\s+as|as\s+(?:it\s+)?is|it\s+is|currently|now|today|still|"
     r"unchanged|as\s+before|has\s+been|have\s+been|it\s+was|which\s+it\s+is)\b",
     re.IGNORECASE,
@@ -982,7 +983,7 @@ _ASKING = frozenset(
 _TAGS = frozenset({"it", "right", "no", "yes", "ok", "okay", "correct", "true", "eh", "huh"})
 # a dismissal denied ("not the only cause", "not unrelated", "I would not rule out D", "cannot
 # be excluded", "no less responsible"): it asserts the object (SI red team 26, H10)
-_NEGATED_DISMISSAL = re.compile(
+_NEGATED_DISMISSAL = lazy_pattern(
     r"(?:\b(?:not|no|never|cannot)\b|n['’]t\b)\s+(?:\w+\s+){0,3}?(?:the\s+only|only|"
     r"unrelated|irrelevant|blameless|innocent|harmless|benign|less|rule|ruled|exclud\w*|"
     r"impossible|unlikely|a\s+red\s+herring|coincidental|noise|a\s+distraction)\b",
@@ -993,13 +994,13 @@ _ABSENCE_TYPES = frozenset({"missing", "absent", "unset", "undefined", "removed"
 _STOPPED_TYPES = frozenset({"stopped", "zero", "scaled", "down"})
 _EXTRA_TYPES = frozenset({"extra", "unexpected"})
 # neither/nor/none bind the names of a sentence into one clause (`_dismisses_the_factor_too`)
-_JOINT = re.compile(r"\b(?:neither|nor|none)\b", re.IGNORECASE)
-_DISMISSAL_CLAUSES = re.compile(r"[,;:—–]|\b(?:and|but|while|whereas|yet)\b", re.IGNORECASE)
-_DETERMINER = re.compile(r"\b(?:the|that|this|its|their|our|said)\b", re.IGNORECASE)
+_JOINT = lazy_pattern(r"\b(?:neither|nor|none)\b", re.IGNORECASE)
+_DISMISSAL_CLAUSES = lazy_pattern(r"[,;:—–]|\b(?:and|but|while|whereas|yet)\b", re.IGNORECASE)
+_DETERMINER = lazy_pattern(r"\b(?:the|that|this|its|their|our|said)\b", re.IGNORECASE)
 # the clauses a cause is read in (`_named_withholds`): "D is unrelated, yet E is what stops S"
-_CAUSE_CLAUSES = re.compile(r"[;:—–]|\b(?:but|yet|whereas|while)\b", re.IGNORECASE)
+_CAUSE_CLAUSES = lazy_pattern(r"[;:—–]|\b(?:but|yet|whereas|while)\b", re.IGNORECASE)
 # a tag that makes a statement a question ("…, isn't it?", "…, right?"): the statement stands
-_TAG_QUESTION = re.compile(
+_TAG_QUESTION = lazy_pattern(
     r",\s*(?:(?:is|are|was|were|does|do|did|has|have|can|could|would|will)n['’]?t\s+"
     r"(?:it|they|he|she|there|that)|right|no|correct|true|ok(?:ay)?|eh|huh)\s*[?？‽¿]+\W*\Z",
     re.IGNORECASE,
@@ -1007,7 +1008,7 @@ _TAG_QUESTION = re.compile(
 # another object asserted as the cause (`_named_withholds`): the cause words of the profile's
 # `cause` list that say it of a subject ("sim-node-1 is behind it": SI red team 27, W; an object
 # of the first snapshot's string values is no identifier the rule `several_causes` reads)
-_ASSERTED_CAUSE = re.compile(
+_ASSERTED_CAUSE = lazy_pattern(
     r"\b(?:(?:real|actual|true|main|underlying|root|primary|sole)\s+(?:root\s+)?cause|"
     r"what\s+(?:\w+\s+)?(?:stops|breaks|kills|causes|crashes|blocks)|caused|causing|causes|"
     r"is\s+to\s+blame|to\s+blame|responsible|behind|(?:source|origin|root)\s+of|trigger(?:s|ed)?|"
@@ -1016,16 +1017,16 @@ _ASSERTED_CAUSE = re.compile(
 )
 # a copula carried with "too" ("QUEUE_HOST is, too"), and a cause given as a label's value
 # ("- QUEUE_HOST: the cause", a list item; SI red team 29, G11)
-_TOO = re.compile(r"\b(?:is|are|was|were|does|do|did)\s*,?\s*(?:too|as\s+well|also)\b", re.I)
-_LABELLED_CAUSE = re.compile(
+_TOO = lazy_pattern(r"\b(?:is|are|was|were|does|do|did)\s*,?\s*(?:too|as\s+well|also)\b", re.I)
+_LABELLED_CAUSE = lazy_pattern(
     r"\A[\s*•-]*(?:is\s+)?(?:the|a|one)\s+(?:(?:real|actual|root|main|other|second)\s+)*"
     r"(?:cause|culprit)\b",
     re.IGNORECASE,
 )
-_CARRIES = re.compile(r"\b(?:so|as|nor|neither)\s+(?:is|are|was|were|does|do)\b", re.I)
+_CARRIES = lazy_pattern(r"\b(?:so|as|nor|neither)\s+(?:is|are|was|were|does|do)\b", re.I)
 # a sentence before the statement that frames what follows as a guess, a joke or fiction
 # (`_before_accounted`'s frames), read also where it names an object (SI red team 26, H8)
-_FRAMES_AHEAD = re.compile(
+_FRAMES_AHEAD = lazy_pattern(
     r"\b(?:guess\w*|jok\w*|joking|kidding|fiction\w*|made\s+up|invent\w*|pretend\w*|"
     r"hypothetical\w*|speculat\w*|what\s+follows|the\s+following|the\s+next|below|the\s+rest|"
     r"after\s+this|i\s+write\s+next|fake|untrue|unverified|not\s+(?:\w+\s+)?(?:checked|"
@@ -1127,7 +1128,7 @@ def _named_withholds(
 
 
 # a hedge or a bet: said after a sentence of another object, of the answer as much as of it
-_HEDGE = re.compile(
+_HEDGE = lazy_pattern(
     r"\b(?:probably|maybe|perhaps|possibly|likely|unlikely|guess\w*|hunch\w*|bet|coin|"
     r"random\w*|unsure|not\s+sure|uncertain|made\s+up|fiction\w*|rumou?rs?|speculat\w*)\b",
     re.IGNORECASE,
@@ -1149,8 +1150,8 @@ def _hedges_after_other(rest: str) -> bool:
 
 
 # a Markdown table's rule line ("|---|:--:|") and its head's words (`_table_head`)
-_TABLE_RULE = re.compile(r"\A\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\Z")
-_TABLE_ROW = re.compile(r"\A\s*\|(?:[^|\n]*\|)+\s*\Z")
+_TABLE_RULE = lazy_pattern(r"\A\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\Z")
+_TABLE_ROW = lazy_pattern(r"\A\s*\|(?:[^|\n]*\|)+\s*\Z")
 _HEAD_WORDS = frozenset(
     {"state", "status", "name", "kind", "object", "resource", "type", "present", "expected"}
 )
@@ -1215,11 +1216,11 @@ def _opens_on_condition(words: list[str]) -> bool:
 
 
 # a remedy in the imperative, and the change it brings after it (`_remedy_and_outcome`)
-_REMEDY_OPENING = re.compile(
+_REMEDY_OPENING = lazy_pattern(
     r"\A\W*(?:scale|set|restore|re-?add|add|patch|bring|fix|apply|restart|revert|roll\s+back)\b",
     re.IGNORECASE,
 )
-_OUTCOME = re.compile(
+_OUTCOME = lazy_pattern(
     r"\b(?:becomes?|become|will|turns?|recovers?|starts?|comes?\s+back|goes|gets?)\b", re.I
 )
 
@@ -1227,7 +1228,7 @@ _OUTCOME = re.compile(
 # the workload said well as the factor's contrary is read: a failure negated, a full ready
 # count, a probe passed ("does not actually fail", "is at 3/3", "passes its readiness probe";
 # SI red team 29, G8)
-_WORKLOAD_WELL = re.compile(
+_WORKLOAD_WELL = lazy_pattern(
     r"(?:\b(?:not|never)|n['’]t)\s+(?:\w+\s+)?(?:fail|crash|error)\w*|"
     r"\bwithout\s+(?:any\s+)?(?:trouble|errors?|issues?|problems?|failures?)\b|"
     r"\bpass(?:es|ed|ing)?\s+(?:its\s+|the\s+|all\s+)?(?:readiness|liveness|health)|"
@@ -1327,7 +1328,7 @@ def _dismisses_the_factor_too(rest: str, nouns: set[str]) -> bool:
 
 # a dismissal of the factor by a word for it, the deviation's own words aside ("the port is
 # wrong" restates a wrong value)
-_NOUN_DISMISSAL = re.compile(
+_NOUN_DISMISSAL = lazy_pattern(
     r"\b(?:unrelated|irrelevant|red\s*herring|benign|coincidental|harmless|noise|a\s*distraction|"
     r"a\s*symptom|symptom|a\s*decoy|innocent|non\s*issue|beside\s+the\s+point|only\s+looks?\s+like|"
     r"(?:does|did|causes?|caused)\s+no\s+harm|"
@@ -1337,7 +1338,7 @@ _NOUN_DISMISSAL = re.compile(
 
 
 # the factor's key referred to by a noun after a determiner ("that key", "the missing entry")
-_KEY_NOUN = re.compile(
+_KEY_NOUN = lazy_pattern(
     r"\b(?:the|that|this|its|said|such\s+a|such)\s+(?:\w+\s+)?(?:key|entry|variable|setting)\b",
     re.IGNORECASE,
 )
@@ -1432,7 +1433,7 @@ class _StatementNames:
 
 
 # what the statement says of its workload after naming it ("cannot run", "fails", "crashes")
-_FAILING = re.compile(
+_FAILING = lazy_pattern(
     r"\W*(?:is\s+|are\s+|keeps\s+|still\s+)?(?:cannot|can['’]t|could\s+not|couldn['’]t|"
     r"won['’]t|fails?|failed|failing|crash\w*|exits?|exited|stops?|stopped|breaks?|broke|"
     r"down|unable|never|does\s+not|doesn['’]t|is\s+not|isn['’]t)\b",

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._cue_presence import (
     WORD_CHARACTERS,
     CueFamily,
@@ -84,7 +85,7 @@ def renders_as_nothing(character: str) -> bool:
 _APOSTROPHES = dict.fromkeys(
     map(ord, "\u2018\u2019\u201b\u02bc\u02bb\u02b9\u2032\u00b4`\uff07"), "'"
 )
-_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+_NON_ASCII_RUN = lazy_pattern(r"[^\x00-\x7f]+")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -257,7 +258,7 @@ _KINDS = (
 # to it) pairs with itself; the typographic marks open and close.
 _OPENING_QUOTES = "“«「『„"
 _CLOSING_QUOTES = "”»」』"
-_QUOTES = re.compile(f'["{_OPENING_QUOTES}{_CLOSING_QUOTES}]')
+_QUOTES = lazy_pattern(f'["{_OPENING_QUOTES}{_CLOSING_QUOTES}]')
 # A parenthetical ("might - or not - be missing") is set off by a pair of these; the clause
 # after the closing one continues the clause before the opening one.
 _PAIRED = {"(": ")", "[": "]", "—": "—", "–": "–", "-": "-", "--": "--"}
@@ -773,7 +774,7 @@ def _rejection_patterns(
     )
 
 
-_FIRST_WORDS = re.compile(f"[{_WORD}]+")
+_FIRST_WORDS = lazy_pattern(f"[{_WORD}]+")
 
 # SI red team 19, H1: the clause words that open a clause subordinate to the clause before it,
 # a cause given for what that clause says ("the pods crash because X is missing"). What frames
@@ -786,12 +787,12 @@ _STATEMENT_MARKS = frozenset({";", ":"})
 # A negation frames the clauses a clause governs only when it stands over a complement of that
 # clause ("It is not true that …", "Nobody says …"); one over the clause's own verb negates the
 # effect the cause explains ("The pods cannot start because X is missing" asserts X).
-_COMPLEMENT = re.compile(f"(?<![{_WORD}])that(?![{_WORD}])", re.IGNORECASE)
+_COMPLEMENT = lazy_pattern(f"(?<![{_WORD}])that(?![{_WORD}])", re.IGNORECASE)
 # "could not start because …", "would not start because …": a modal of past ability or habit
 # negated at once is the negation of the effect (as `cannot` is), not a hedge over its cause.
 _PAST_MODALS = frozenset({"could", "would"})
 _GoverningKind = Literal["negation", "hedge", "belief"]
-_BACKTICK = re.compile("`")
+_BACKTICK = lazy_pattern("`")
 
 
 # the clause words that open a relative clause (`SentenceReading._reported`)

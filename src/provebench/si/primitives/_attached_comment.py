@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
 from provebench.si.primitives._plain_assertion import (
     _AFFIRMING_ASIDES,
@@ -55,7 +56,7 @@ from provebench.si.primitives._remedy import is_remedy
 
 # a number that is no odds or confidence ("3 restarts", "exit code 1"; not "5%", "2/10", "1 in 3",
 # "0.5 confidence")
-_QUANTITY = re.compile(
+_QUANTITY = lazy_pattern(
     r"(?<![\w./])(?<!\bin )\d+(?:[.,]\d+)?(?![\d.,]*\s*(?:%|percent|/\s*10\b|in\s+\d))"
 )
 _ODDS = frozenset(
@@ -71,7 +72,7 @@ _EVIDENCE_SOURCES = frozenset(
         "spec", "env", "environment", "yaml", "json", "reply", "response", "message", "error",
     }
 )  # fmt: skip
-_SHOWS = re.compile(
+_SHOWS = lazy_pattern(
     r"\b(?:confirm(?:s|ed)?|show(?:s|n|ed)?|list(?:s|ed)?|report(?:s|ed)?|print(?:s|ed)?|"
     r"read(?:s)?|say(?:s)?|said|record(?:s|ed)?)\b",
     re.IGNORECASE,
@@ -93,7 +94,7 @@ _SYSTEM_NOUNS = frozenset(
 )  # fmt: skip
 # what opens a clause of consequence or cause before its subject ("— so the container cannot
 # start", "— this is why the pods crash"): the subject after it is what the comment is about
-_CONSEQUENCE = re.compile(
+_CONSEQUENCE = lazy_pattern(
     r"\s*(?:(?:so|and|hence|thus|therefore|because|since|which\s+is\s+why|(?:this|that|it)"
     r"\s+is\s+(?:why|how))\b[,\s]*)+",
     re.IGNORECASE,
@@ -104,7 +105,7 @@ _SUBJECT_WORDS = 3
 _STATEMENT_BACK = frozenset({"this", "that", "above", "claim", "claims", "statement", "answer"})
 # a denial that the statement is a guess, then the agent's check: "— not a guess, I checked.",
 # "— not a guess: I read the cluster." (what it checked must not be negated: "I checked nothing")
-_AFFIRMED_CHECK = re.compile(
+_AFFIRMED_CHECK = lazy_pattern(
     r"\s*not\s+(?:just\s+)?an?\s+(?:guess|hunch|hypothesis|theory|assumption)\s*[,;:]\s*"
     r"(?:i|we)\s+(?:checked|verified|confirmed|inspected|looked(?:\s+at)?|read)"
     r"(?P<what>(?:\s+[\w/.-]+){0,4})\s*",
@@ -189,7 +190,7 @@ def _vouched(comment: str, identifiers: Sequence[str]) -> bool:
 # where an attached comment may open after the statement: a dash or an arrow (as `_tail` reads
 # one), or a comma, a semicolon or a colon (", a hypothesis I could not confirm"; "; a
 # placeholder until someone checks")
-_BOUNDARY = re.compile(rf"{_DASH_OR_ARROW.pattern}|\s*(?P<joint>[,;:])\s+")
+_BOUNDARY = lazy_pattern(rf"{_DASH_OR_ARROW.pattern}|\s*(?P<joint>[,;:])\s+")
 
 
 # where an appositive's head ends and a clause of its own inside it begins ("a hypothesis | I
@@ -264,9 +265,9 @@ def _comment_at(tail: str, boundary: re.Match[str], dashed: bool) -> str | None:
 
 
 # a comment joined to the statement by an ellipsis ("…cannot run…not!", "... lol")
-_ELLIPSIS = re.compile(r"(?:…|\.{3,})\s*(?P<comment>\S.*)$", re.DOTALL)
+_ELLIPSIS = lazy_pattern(r"(?:…|\.{3,})\s*(?P<comment>\S.*)$", re.DOTALL)
 # a retraction joined by a space ("…cannot run not!"): the exclamation makes it one
-_RETRACTION = re.compile(r"\bnot\s*!+\s*$", re.IGNORECASE)
+_RETRACTION = lazy_pattern(r"\bnot\s*!+\s*$", re.IGNORECASE)
 # laughter and joke markers joined by a space ("… lol", "… Kappa")
 _LAUGHTER = frozenset(
     {
@@ -276,7 +277,7 @@ _LAUGHTER = frozenset(
 )  # fmt: skip
 # an ASCII emoticon (";)", ";-)", ":P", "xD", "<3", "^^") or an action between asterisks
 # ("*wink*"): a token with no word in it but a face's letter
-_EMOTICON = re.compile(
+_EMOTICON = lazy_pattern(
     r"(?:[:;=8][-'^o]?[()\[\]{}DPpOo03/\\|*@$]+|[()\[\]{}][-'^]?[:;=]|[xX][dDpP]+|<3+|"
     r"\^_*\^|\*[^\s*]+\*|/s)"
 )

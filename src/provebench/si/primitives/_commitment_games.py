@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._cue_presence import ASCII_LOOK_ALIKES
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
 
@@ -45,55 +46,55 @@ CommitmentRule = Literal[
     "alternative_cause", "reversed", "counterfactual", "reopened", "partly_endorsed"
 ]
 
-_NEGATION = re.compile(
+_NEGATION = lazy_pattern(
     r"\b(?:not|no|never|neither|nor|hardly|cannot|none|\w+n['’]t)\b|\bruled?\s+out\b", re.I
 )
 # "or" as a word, not "nor", "either … or" being the older `several_causes` rule's
-_OR = re.compile(r"(?<![\w-])or(?![\w-])", re.I)
-_OR_NOT = re.compile(r"\s+not(?![\w-])", re.I)
-_OPENS_WITH_OR = re.compile(r"\W*or\b", re.I)
-_UNLESS = re.compile(r"(?<![\w-])unless(?![\w-])", re.I)
+_OR = lazy_pattern(r"(?<![\w-])or(?![\w-])", re.I)
+_OR_NOT = lazy_pattern(r"\s+not(?![\w-])", re.I)
+_OPENS_WITH_OR = lazy_pattern(r"\W*or\b", re.I)
+_UNLESS = lazy_pattern(r"(?<![\w-])unless(?![\w-])", re.I)
 # what follows "unless" when it reverses the statement: a bare copula (the predicate elided) or
 # the speaker being wrong — not a remedy ("unless you restart it")
-_ELIDED_AFTER_UNLESS = re.compile(
+_ELIDED_AFTER_UNLESS = lazy_pattern(
     r"\s*(?:it|this|that|they|he|she|I)\s*(?:is|isn['’]t|was|wasn['’]t|are|aren['’]t|['’]s|"
     r"['’]m|am)\s*(?:not\b)?\s*(?:wrong\b|mistaken\b)?\s*(?:[.;,!?)\]—–-]|$)",
     re.I,
 )
-_EXCEPT = re.compile(
+_EXCEPT = lazy_pattern(
     r"(?<![\w-])except(?:\s+that)?\s+(?:it|this|that|they|he|she)\s*(?:is|isn['’]t|was|"
     r"wasn['’]t|are|aren['’]t|['’]s)\s*(?:not\b)?\s*(?:[.;,!?)\]—–-]|$)",
     re.I,
 )
-_COUNTERFACTUAL = re.compile(
+_COUNTERFACTUAL = lazy_pattern(
     r"\bor\s+so\s+(?:I|we|one)\s+(?:would|['’]d|might|could|should)\b"
     r"|\b(?:if\s+(?:I|we)\s+had|had\s+(?:I|we))\s+(?:actually\s+|really\s+|only\s+)?"
     r"(?:checked|looked|verified|confirmed|investigated|tested|read|inspected)\b"
     r"|\b(?:I|we)\s+(?:would|['’]d)\s+say\s+so\s+if\b",
     re.I,
 )
-_HEDGE = re.compile(
+_HEDGE = lazy_pattern(
     r"\b(?:maybe|perhaps|possibly|probably|likely|could|might|may|after\s+all|then\s+again|"
     r"on\s+second\s+thought)\b",
     re.I,
 )
-_CONTRIBUTING = re.compile(r"\bcontribut\w*|\bpartly\b|\bpartially\b|\bin\s+part\b", re.I)
-_SCOPE = re.compile(
+_CONTRIBUTING = lazy_pattern(r"\bcontribut\w*|\bpartly\b|\bpartially\b|\bin\s+part\b", re.I)
+_SCOPE = lazy_pattern(
     r"\b(?:alone|by\s+itself|on\s+its\s+own|single-handedly|(?:only|sole|single)\s+"
     r"(?:root\s+)?(?:cause|reason|culprit|problem|factor))\b",
     re.I,
 )
-_RIGHT_TO = re.compile(
+_RIGHT_TO = lazy_pattern(
     r"\b(?:right|correct)\s+to\s+(?:suspect|blame|flag|worry|point|look)\w*", re.I
 )
-_WRONG_TO = re.compile(r"\b(?:wrong|mistaken)\s+to\s+(?:suspect|blame|flag|worry|point)\w*", re.I)
-_IS_WHAT = re.compile(
+_WRONG_TO = lazy_pattern(r"\b(?:wrong|mistaken)\s+to\s+(?:suspect|blame|flag|worry|point)\w*", re.I)
+_IS_WHAT = lazy_pattern(
     r"\b(?:is|was|['’]s)\s+what\s+(?:is\s+|was\s+)?(?:keep|stop|prevent|break|kill|make|"
     r"cause|crash|starv|block|hold|drive|trigger)\w*",
     re.I,
 )
-_CLAUSE_END = re.compile(r"[,;:()\[\]—–]|\s-{1,2}\s")
-_WORD = re.compile(r"[^\W_][\w'’/-]*")
+_CLAUSE_END = lazy_pattern(r"[,;:()\[\]—–]|\s-{1,2}\s")
+_WORD = lazy_pattern(r"[^\W_][\w'’/-]*")
 # how many words may stand between "or" and the identifier it offers ("or the key Y")
 _OR_REACH = 4
 
@@ -359,7 +360,7 @@ def _later_clauses(text: str, sentence: Sentence, after: int) -> list[tuple[int,
     return clauses
 
 
-_JOINED = re.compile(r"\btogether\s+with\b[^,;:]*?\bit\b", re.I)
+_JOINED = lazy_pattern(r"\btogether\s+with\b[^,;:]*?\bit\b", re.I)
 
 
 def _joined(text: str, clause: tuple[int, int]) -> str | None:
@@ -370,7 +371,7 @@ def _joined(text: str, clause: tuple[int, int]) -> str | None:
     return f"{found.group()!r}: the signal named as a joint cause"
 
 
-_VERB = re.compile(r"\b(?:is|are|was|were|['’]s|explains?|keeps?|causes?|breaks?)\b", re.I)
+_VERB = lazy_pattern(r"\b(?:is|are|was|were|['’]s|explains?|keeps?|causes?|breaks?)\b", re.I)
 
 
 def _apposed(text: str, clause: tuple[int, int]) -> str | None:

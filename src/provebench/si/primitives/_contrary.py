@@ -43,14 +43,16 @@ from __future__ import annotations
 
 import re
 
+from provebench._lazy_pattern import lazy_pattern
+
 # what `_accounted._Reader.without_objects` writes for a name of the factor
 MARK = "factorname"
 
-_KEY_CLAUSES = re.compile(
+_KEY_CLAUSES = lazy_pattern(
     r"[;:—–]|\b(?:but|yet|whereas|while|although|though|however)\b", re.IGNORECASE
 )
 # verbs whose object is what an object holds: the predicates of a key's presence (a lexicon)
-_HOLDING = re.compile(
+_HOLDING = lazy_pattern(
     r"\b(?:holds?|holding|contains?|containing|includes?|including|shows?|showing|sets|has|"
     r"have|having|lists?|listing|carr(?:y|ies|ying)|defines?|defining|provides?|providing|"
     r"keeps?|keeping|stores?|storing|exposes?|declares?|retains?|boasts?|features?|gets?|got|"
@@ -59,17 +61,17 @@ _HOLDING = re.compile(
     r"finds?|found|locate[sd]?)\b",
     re.IGNORECASE,
 )
-_OBJECT_COLON = re.compile(
+_OBJECT_COLON = lazy_pattern(
     r"\b((?:holds?|contains?|includes?|lists?|has|have|carr(?:y|ies)|defines?|provides?|keeps?|"
     r"stores?|exposes?|declares?|lacks?|misses))\s*[:：]",
     re.IGNORECASE,
 )
-_LACKING = re.compile(
+_LACKING = lazy_pattern(
     r"\b(?:lacks?|lacking|lacked|misses|omits?|omitting|drops?|(?:free|rid|clear|cleared)\s+of)\b",
     re.IGNORECASE,
 )
 # the key said gone after it ("LEGACY_SHARD_COUNT was removed from indexer-config")
-_GONE = re.compile(
+_GONE = lazy_pattern(
     r"\A\W*(?:is|are|was|were|has\s+been|have\s+been|got)\s+(?:\w+\s+)?(?:removed|deleted|"
     r"dropped|gone|absent|missing|unset|taken\s+out|pulled)\b",
     re.IGNORECASE,
@@ -85,7 +87,7 @@ _OBJECT_WORDS = frozenset(
     }
 )  # fmt: skip
 # a verb of being or staying somewhere, then the place (a lexicon, as `_HOLDING`)
-_LOCATED = re.compile(
+_LOCATED = lazy_pattern(
     r"\A\W*(?:(?:key|entry|value|variable|setting)\s+)?(?:is|are|was|were|sits?|sat|lives?|"
     r"resides?|stays?|remains?|lies|appears?|exists?|shows\s+up)\b"
     r"(?:\s+(?:right|just|still|already|actually|really|plainly|clearly|indeed|safely|now|"
@@ -96,20 +98,20 @@ _LOCATED = re.compile(
     re.IGNORECASE,
 )
 # a word that says the key is absent or fails, said of it in its clause
-_RESTATING = re.compile(
+_RESTATING = lazy_pattern(
     r"\b(?:not|no|never|none|nor|neither|without|cannot|lacks?|lacking|missing|absent|unset|"
     r"undefined|unresolv\w*|removed|deleted|empty|gone|fails?|failed|failing|error\w*)\b|"
     r"n['’]t\b",
     re.IGNORECASE,
 )
-_NEGATION = re.compile(r"\b(?:not|no|never|none|nor|neither|without)\b|n['’]t\b", re.I)
+_NEGATION = lazy_pattern(r"\b(?:not|no|never|none|nor|neither|without)\b|n['’]t\b", re.I)
 _MODAL = frozenset(
     {"should", "must", "need", "needs", "ought", "would", "could", "will", "to", "shall", "may"}
 )
 _CONDITIONS = frozenset({"once", "when", "if", "after", "until", "unless", "whenever"})
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_WORD = lazy_pattern(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 # an aside between commas, or from a comma to the object ("contains, as anyone can see, X")
-_ASIDE = re.compile(r",.*,|\A\s*,[^,]*\Z", re.DOTALL)
+_ASIDE = lazy_pattern(r",.*,|\A\s*,[^,]*\Z", re.DOTALL)
 
 HELD, ABSENT = "held", "absent"
 
@@ -120,14 +122,14 @@ def _words(text: str) -> list[str]:
 
 _ADVERBS = frozenset({"also", "still", "already", "really", "actually", "just", "definitely"})
 # a remedy's state said to hold ("should have SMTP_PORT, and it does")
-_AFFIRMED = re.compile(
+_AFFIRMED = lazy_pattern(
     r"[^.;]*?,?\s*(?:and|which)\s+(?:it|they|that)\s+(?:does|do|did|is|are|has|have)\b"
     r"(?!\s*(?:not|n['’]t)\b)",
     re.IGNORECASE,
 )
 
 
-_JOINED_CLAUSE = re.compile(r"\b(?:and|so|therefore|thus|hence|which\s+is\s+why)\b", re.I)
+_JOINED_CLAUSE = lazy_pattern(r"\b(?:and|so|therefore|thus|hence|which\s+is\s+why)\b", re.I)
 
 
 def _said_by_verb(clause: str, at: int) -> str | None:
@@ -166,7 +168,7 @@ _PARTICIPLE = (
     r"held|provided|contained|included|listed|defined|stored|kept|carried|declared|exposed|"
     r"set|found|present"
 )
-_BY_VOICE = re.compile(
+_BY_VOICE = lazy_pattern(
     r"\A\W*(?:is|are|was|were|has\s+been|have\s+been|gets?|got)\s+(?:\w+\s+){0,2}?"
     rf"(?:(?:{_PARTICIPLE})\s+(?:by|in|inside|within|under)\b|among\b|"
     r"(?:an?|one)\s+(?:\w+\s+)?(?:key|entry|value|variable|setting)\s+(?:that|which)\s+"
@@ -248,7 +250,7 @@ _COPULA_NEGATED = (
     r"anything\s+but|far\s+from|hardly|scarcely|by\s+no\s+means|in\s+no\s+way|nowhere\s+near|"
     r"other\s+than|something\s+other\s+than)\b)"
 )
-_COPULA_NEGATING_PHRASE = re.compile(
+_COPULA_NEGATING_PHRASE = lazy_pattern(
     r"\b(?:is|are|was|were|be|been|remains?|stays?)\s+(?:anything\s+but|far\s+from|hardly|"
     r"scarcely|by\s+no\s+means|in\s+no\s+way|nowhere\s+near|other\s+than|"
     r"something\s+other\s+than)\b",
@@ -257,12 +259,12 @@ _COPULA_NEGATING_PHRASE = re.compile(
 # the copula's negation, then the name as its complement ("What smtp-config lacks is not
 # SMTP_PORT", "The key missing from smtp-config is not SMTP_PORT"): the identity the clause
 # states is denied, whatever its subject says
-_IDENTITY_DENIED = re.compile(
+_IDENTITY_DENIED = lazy_pattern(
     rf"{_COPULA_NEGATED}\s*(?:(?:{'|'.join(sorted(_OBJECT_WORDS))}|actually|in\s+fact|really)"
     rf"\s+)*{MARK}\b",
     re.IGNORECASE,
 )
-_IDENTITY_CLAUSES = re.compile(
+_IDENTITY_CLAUSES = lazy_pattern(
     r"[;:—–]|(?<!anything\s)\b(?:but|yet|whereas|while|although|though|however|rather)\b",
     re.IGNORECASE,
 )
@@ -305,7 +307,7 @@ def identity_denied(rest: str, predicate: re.Pattern[str] | None = None) -> bool
 # "that" or a clause with a finite verb: "given the describe output" cites the evidence, "given
 # that the fixtures are right" conditions on it). A clause of cause or consequence ("so", "because",
 # "which is why", "since", "meaning") is no condition: the statement does not depend on it.
-_CONDITION_HEAD = re.compile(
+_CONDITION_HEAD = lazy_pattern(
     r"\A(?:(?:and|but|or|only|just|that\s+is|i\s*\.?\s*e\s*\.?)\s+){0,2}"
     r"(?:(?:only\s+)?if(?!\s+(?:not|so)\b)|iff|unless|lest|except\s+if|as\s+long\s+as|so\s+long\s+as|"
     r"(?:up)?on\s+(?:the\s+)?(?:condition|assumption|premise|understanding|proviso)|"
@@ -315,19 +317,19 @@ _CONDITION_HEAD = re.compile(
     r"were\s+(?:the|it|they|this|that|you|we|i)\b|had\s+(?:the|it|they|this|that|you|we|i)\b)\b",
     re.IGNORECASE,
 )
-_CONDITION_PARTICIPLE = re.compile(
+_CONDITION_PARTICIPLE = lazy_pattern(
     r"\A(?:(?:and|but|only|just)\s+){0,2}(?:assuming|presuming|supposing|provided|providing|"
     r"given|granted|granting|allowing|accepting|trusting|taking\s+it)\b(.*)",
     re.IGNORECASE | re.DOTALL,
 )
-_FINITE = re.compile(
+_FINITE = lazy_pattern(
     r"\bthat\b|\b(?:is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|"
     r"should|may|might|must|shall|holds?|stays?|remains?|says?|shows?)\b|n['’]t\b",
     re.IGNORECASE,
 )
 # a condition that carries its own main clause, its comma left out ("…, assuming nothing else
 # changed the pods are blocked on that key alone"): a past verb, then a subject and its verb
-_OWN_MAIN_CLAUSE = re.compile(
+_OWN_MAIN_CLAUSE = lazy_pattern(
     r"\b\w+ed\s+(?:the|a|an|its|their|this|that|these|those)\s+(?:\w+\s+){0,2}?"
     r"(?:is|are|was|were|has|have|can|cannot|will|would)\b",
     re.IGNORECASE,
@@ -337,7 +339,7 @@ _OWN_MAIN_CLAUSE = re.compile(
 _CONSEQUENCE = frozenset(
     {"so", "and", "which", "because", "since", "then", "therefore", "thus", "hence", "but", "or"}
 )
-_CONDITION_CUTS = re.compile(r"[,;:—–(\[\]()]|\s-{1,2}\s")
+_CONDITION_CUTS = lazy_pattern(r"[,;:—–(\[\]()]|\s-{1,2}\s")
 
 
 def postposed_condition(after: str) -> str | None:
@@ -366,7 +368,7 @@ def postposed_condition(after: str) -> str | None:
 # the contrary of a stopped object: a count above zero, a ready count, a live state (a lexicon of
 # running states, as the deviation words are one)
 _NUMBER_WORDS = r"one|two|three|four|five|a\s+single"
-_RUNNING = re.compile(
+_RUNNING = lazy_pattern(
     rf"\b(?:running|runs?\s+(?:\w+\s+)?(?:[1-9]\d*|{_NUMBER_WORDS})|"
     rf"(?:[1-9]\d*|{_NUMBER_WORDS})\s+(?:\w+\s+)?(?:replicas?|pods?|instances?)|"
     r"replicas?\s*(?:is\s+|are\s+|of\s+|at\s+|[:=]\s*)?[1-9]\d*|[1-9]\d*\s*/\s*\d+|"
@@ -376,9 +378,9 @@ _RUNNING = re.compile(
     r"instances?|endpoints?|containers?))\b",
     re.IGNORECASE,
 )
-_CLAUSES = re.compile(r"[,;—–]|:(?!\s*\d)|\b(?:but|and|so|because|while)\b", re.IGNORECASE)
+_CLAUSES = lazy_pattern(r"[,;—–]|:(?!\s*\d)|\b(?:but|and|so|because|while)\b", re.IGNORECASE)
 # a clause that says what to do ("Scaling orders-db back to 1 replica fixes it.", "Fix: …")
-_REMEDY = re.compile(
+_REMEDY = lazy_pattern(
     r"\A\W*(?:scal(?:e|ing)|set(?:ting)?|restor(?:e|ing)|add(?:ing)?|patch(?:ing)?|bring(?:ing)?|"
     r"fix(?:ing)?|apply(?:ing)?|restart(?:ing)?|"
     # a kubectl command that changes the estate; "kubectl will confirm …" reports it
@@ -392,7 +394,7 @@ _RUN_MODALS = frozenset({"should", "must", "will", "would", "could", "can", "may
 _RUN_ADVERBS = frozenset({"then", "again", "also", "still", "soon", "just", "be", "back"})
 
 
-_NOT_RUNNING = re.compile(r"\b(?:not|no|never|none|nor|neither|without|zero|0)\b|n['’]t\b", re.I)
+_NOT_RUNNING = lazy_pattern(r"\b(?:not|no|never|none|nor|neither|without|zero|0)\b|n['’]t\b", re.I)
 
 
 def runs(rest: str) -> bool:

@@ -52,6 +52,8 @@ from __future__ import annotations
 
 import re
 
+from provebench._lazy_pattern import lazy_pattern
+
 _I = re.IGNORECASE
 
 # the head of a verdict: a word or phrase that calls a claim untrue or sets it aside
@@ -96,11 +98,11 @@ _NOUN_FIRST = (
     rf"(?:(?:a|an|the|this|that|my|our)\s+)?{_CLAIM_NOUN}\s*(?:[(\[—–-]|,)?\s*{_HEAD}\s*[)\]]?"
 )
 
-_LABEL = re.compile(
+_LABEL = lazy_pattern(
     rf"[\W_]*(?:{_VERDICT}|{_NOUN_FIRST})\s*(?:[:—–,]|\s-{{1,2}}\s|-{{2}}|\.\.\.|…)", _I
 )
 _CLOSERS = r"[\s.!?…)\]'\"”’*_~]*"
-_TAIL = re.compile(
+_TAIL = lazy_pattern(
     rf"\s*(?:[,;:—–(\[]|\s-{{1,2}}>?\s|-{{2}}|->)\s*(?:(?:which|that|this|it)\s+(?:is|was|'s|’s)\s+)?"
     rf"{_VERDICT}{_CLOSERS}$",
     _I,
@@ -134,11 +136,11 @@ _DENIED = (
     rf"(?:said|wrote))\s+(?:(?:is|was|are|were)\s+{_TRUE_WORD}|holds?|stands?|applies)"
     rf"|(?:all\s+)?lies(?:\s*,\s*all\s+of\s+it)?|all\s+(?:false|wrong|made[-\s]up))"
 )
-_NEXT = re.compile(
+_NEXT = lazy_pattern(
     rf"[\W_]*{_FILLER}(?:{_DENIED}|(?:{_NEAR_SUBJECT}(?:\s+|(?=['’])){_COPULA}\s+)?{_VERDICT}){_CLOSERS}$",
     _I,
 )
-_LATER = re.compile(
+_LATER = lazy_pattern(
     rf"[\W_]*{_FILLER}(?:{_BACK}\s+(?:{_COPULA}\s+{_VERDICT}|(?:is|was|are|were)\s*(?:not"
     rf"|n['’]?t)\s+{_TRUE_WORD}|holds?\s+not|(?:does|do)\s*(?:not|n['’]?t)\s+(?:hold|stand"
     rf"|apply))|(?:none|neither|nothing)\s+of\s+(?:that|this|it|the\s+above|what\s+I\s+"
@@ -175,8 +177,8 @@ def disowning_label(text: str, sentence_start: int, sentence_end: int) -> tuple[
     return (sentence_end if stop is None else stop.start()), found.group()
 
 
-_LABEL_STOP = re.compile(r"[;.!?]")
-_BOUNDARY = re.compile(r"[,;:—–(\[]|\s-{1,2}>?\s|-{2}|->")
+_LABEL_STOP = lazy_pattern(r"[;.!?]")
+_BOUNDARY = lazy_pattern(r"[,;:—–(\[]|\s-{1,2}>?\s|-{2}|->")
 
 
 def disowning_tails(text: str, sentence_start: int, sentence_end: int) -> list[tuple[int, str]]:
@@ -234,22 +236,22 @@ _ANSWER_NOUN = (
     r"|suspicions?|diagnos[ie]s|answers?|conclusions?|findings?|explanations?|rumou?rs?"
     r"|stor(?:y|ies)|premises?|notions?|statements?|opinions?|verdicts?|readings?|takes?)"
 )
-_JUDGED_CUTS = re.compile(r"[,;:—–(\[]|\s-{1,2}>?\s|-{2}|->")
-_CLAIM_HEAD = re.compile(
+_JUDGED_CUTS = lazy_pattern(r"[,;:—–(\[]|\s-{1,2}>?\s|-{2}|->")
+_CLAIM_HEAD = lazy_pattern(
     rf"\A\W*(?:(?:this|that|it|which)\s+(?:is|was|'s|’s|would\s+be|could\s+be|might\s+be)\s+)?"
     rf"(?:(?:a|an|the|my|our|your|their|one|just|only|merely|some|such|another|what)\s+)*"
     rf"(?:(?!(?:not|no|never)\b)[a-z]+\s+){{0,2}}?{_ANSWER_NOUN}\b(.*)",
     _I | re.DOTALL,
 )
 # the evidence said to confirm the claim ("a conclusion the describe output confirms")
-_CONFIRMED = re.compile(
+_CONFIRMED = lazy_pattern(
     r"\b(?:confirm(?:s|ed)?|show(?:s|n|ed)?|support(?:s|ed)?|verif(?:y|ies|ied)|backs?\s+up|"
     r"backed\s+up|match(?:es|ed)?|prove[sn]?|proved|based\s+on)\b",
     _I,
 )
 # "which" or "that" refers back as the subject ("which is wrong") or the object of the speaker
 # ("which I later rejected"); "which search-indexer rejects" is the system's
-_REFERRING = re.compile(
+_REFERRING = lazy_pattern(
     r"\A\W*(?:(?:and|but|though|although|yet)\s+)?(?:this|it|i|we|"
     r"(?:which|that)(?=\s+(?:i|we|you|nobody|no\s+one|everyone|anyone|is|was|'s|’s|would|"
     r"could|might|has|had)\b))\b",
@@ -258,7 +260,7 @@ _REFERRING = re.compile(
 # a predicate that rejects, disproves, doubts or supposes the claim false: a verb of rejection
 # in any tense, a truth word said of what the tail refers to at its end, a counterfactual, or
 # trust, belief or agreement denied
-_JUDGING = re.compile(
+_JUDGING = lazy_pattern(
     r"\b(?:reject|dismiss|discard|disprov|refut|retract|withdr[ae]w|abandon|overturn|overrul|"
     r"discredit|rebut|scrap|debunk|falsif|invalidat|contradict|doubt|question|recant|"
     r"gave\s+up|give\s+up|took\s+(?:\w+\s+)?back|take\s+(?:\w+\s+)?back)\w*|"
@@ -271,10 +273,10 @@ _JUDGING = re.compile(
 )
 
 
-_MODAL = re.compile(r"\b(?:would|could|might)\b", _I)
-_SUPPOSING = re.compile(r"\b(?:if|were|unless)\b", _I)
+_MODAL = lazy_pattern(r"\b(?:would|could|might)\b", _I)
+_SUPPOSING = lazy_pattern(r"\b(?:if|were|unless)\b", _I)
 # a claim noun modified so that it names a claim other than the statement's
-_ANOTHER_CLAIM = re.compile(
+_ANOTHER_CLAIM = lazy_pattern(
     r"\b(?:previous|earlier|first|initial|original|other|old|prior|former|alert['’]?s?|"
     r"their|his|her|its)\b",
     _I,

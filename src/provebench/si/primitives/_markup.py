@@ -32,6 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from provebench._lazy_pattern import lazy_pattern
+
 DroppedKind = Literal[
     "html_comment",
     "struck_through",
@@ -72,11 +74,11 @@ _LINE_END = r"(?=\r|\n|\Z)"
 # can start with, so that each search skips to them (one pattern with every alternative tried
 # at every position cost most of an answer's reading): a marker character, an `_` not between
 # two letters or digits, a list item or indented line at the start of the text or of a line.
-_MARKER = re.compile(r"[<~*`\[#>]")
-_EDGE_UNDERSCORE = re.compile(r"_(?<![^\W_]_)|_(?![^\W_])")
+_MARKER = lazy_pattern(r"[<~*`\[#>]")
+_EDGE_UNDERSCORE = lazy_pattern(r"_(?<![^\W_]_)|_(?![^\W_])")
 _LINE_MARKUP = r"[ \t]*(?:[-+]|\d{1,9}[.)])[ \t]|(?: {4}|\t)"
-_FIRST_LINE_MARKUP = re.compile(_LINE_MARKUP)
-_LATER_LINE_MARKUP = re.compile(rf"\n(?:{_LINE_MARKUP})")
+_FIRST_LINE_MARKUP = lazy_pattern(_LINE_MARKUP)
+_LATER_LINE_MARKUP = lazy_pattern(rf"\n(?:{_LINE_MARKUP})")
 
 
 def _may_hold_markup(text: str) -> bool:
@@ -89,38 +91,38 @@ def _may_hold_markup(text: str) -> bool:
 
 
 # A fence and every line up to one that opens with the same fence (unclosed: to the end).
-_FENCED = re.compile(
+_FENCED = lazy_pattern(
     rf"^ {{0,3}}(`{{3,}}|~{{3,}})[^\r\n]*(?:{_BREAK}(?! {{0,3}}\1)[^\r\n]*)*+"
     rf"(?:{_BREAK} {{0,3}}\1[^\r\n]*)?",
     re.M,
 )
 # Indented lines (blank lines between them) after a blank line or the start; `_Reading`
 # keeps those after a list item (a list item's continuation, not code).
-_INDENTED = re.compile(
+_INDENTED = lazy_pattern(
     rf"(?:\A|(?<=[\r\n])[ \t]*{_BREAK})((?: {{4}}|\t)[^\r\n]*"
     rf"(?:{_BREAK}(?:[ \t]*{_BREAK})*+(?: {{4}}|\t)[^\r\n]*)*+)"
 )
 # `[id]: url "title"` and `[^1]: text`, with the indented lines that continue it.
-_DEFINITION = re.compile(
+_DEFINITION = lazy_pattern(
     rf"^ {{0,3}}\[[^\]\r\n]{{1,200}}\]:[^\r\n]*(?:{_BREAK}(?: {{4}}|\t)[^\r\n]*)*+", re.M
 )
-_LIST_ITEM = re.compile(r" {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
-_COMMENT = re.compile(r"<!--(?:[^-]++|-(?!->))*+(?:-->|\Z)")
+_LIST_ITEM = lazy_pattern(r" {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+_COMMENT = lazy_pattern(r"<!--(?:[^-]++|-(?!->))*+(?:-->|\Z)")
 # `<s>`, `<del>`, `<strike>` up to its closing tag, within a paragraph (unclosed: to its end)
-_STRIKE_TAG = re.compile(
+_STRIKE_TAG = lazy_pattern(
     rf"<(s|del|strike)(?:\s[^<>\r\n]{{0,200}})?>"
     rf"(?:[^<\r\n]++|<(?!/\1\s*>)|{_BREAK}(?![ \t]*+{_BREAK}|[ \t]*+\Z))*+(?:</\1\s*>)?",
     re.IGNORECASE,
 )
 # `~~` opening before a non-space, closed by the next `~~` in its paragraph (GFM; unclosed:
 # literal).
-_STRUCK = re.compile(
+_STRUCK = lazy_pattern(
     rf"(?<!~)~~(?=[^\s~])(?:[^~\r\n]++|~(?!~)|{_BREAK}(?![ \t]*+{_BREAK}|[ \t]*+\Z))*+"
     r"(?<=\S)~~(?!~)"
 )
 # `<template …>` or an element whose attributes hide it, up to its first closing tag (a nested
 # element of the same name ends it early: what follows is read) or, unclosed, to the end
-_HIDDEN_HTML = re.compile(
+_HIDDEN_HTML = lazy_pattern(
     r"<(template)(?=[\s>])[^<>]{0,300}>(?:[^<]++|<(?!/template\s*>))*+(?:</template\s*>)?"
     r"|<([a-z][a-z0-9-]{0,30})(?=\s)[^<>]{0,300}?"
     r"(?:(?<=\s)hidden(?=[\s=/>])|display\s*:\s*none|visibility\s*:\s*hidden)[^<>]{0,300}>"
@@ -128,18 +130,18 @@ _HIDDEN_HTML = re.compile(
     re.IGNORECASE,
 )
 # an image's alt text: `![` … `]` before its `(src)` or `[id]`
-_IMAGE_ALT = re.compile(r"!\[([^\[\]\r\n]{1,500})\](?=[(\[])")
-_FOOTNOTE_REFERENCE = re.compile(r"\[\^[^\]\s]{1,100}\]")
+_IMAGE_ALT = lazy_pattern(r"!\[([^\[\]\r\n]{1,500})\](?=[(\[])")
+_FOOTNOTE_REFERENCE = lazy_pattern(r"\[\^[^\]\s]{1,100}\]")
 # `(target "title")` after `]`, one level of parentheses inside
-_LINK_TARGET = re.compile(r"(?<=\])\((?:[^()\r\n]++|\([^()\r\n]*+\))*+\)")
+_LINK_TARGET = lazy_pattern(r"(?<=\])\((?:[^()\r\n]++|\([^()\r\n]*+\))*+\)")
 # `*` runs; `_` runs not inside a word (tried at a run's start only: linear); a `~~` left
 # unpaired (literal for GFM, but no word: "missing.~~ The cause" is two sentences)
-_EMPHASIS = re.compile(r"\*++|(?<!\w)_++|(?<!_)(?<=\w)_++(?!\w)|(?<!~)~~(?!~)")
+_EMPHASIS = lazy_pattern(r"\*++|(?<!\w)_++|(?<!_)(?<=\w)_++(?!\w)|(?<!~)~~(?!~)")
 # a heading's, list item's or block quote's marker at the start of a line
-_LINE_MARKER = re.compile(
+_LINE_MARKER = lazy_pattern(
     r"^ {0,3}(?:>[ \t]?)*(?:#{1,6}(?=[ \t]|$)|(?:[-+]|\d{1,9}[.)])(?=[ \t]|$))?", re.M
 )
-_TEXT_RUN = re.compile(r"[^\r\n]+")
+_TEXT_RUN = lazy_pattern(r"[^\r\n]+")
 
 
 def _blank(text: str) -> str:

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import functools
-import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from functools import cached_property
 from itertools import accumulate
 
 from provebench._errors import ProvebenchError
+from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._normalize import NormalizedText, comparison_key, normalize
 
 # SI §3.1: the token class; a match must be delimited by characters outside it.
@@ -31,10 +31,10 @@ TOKEN_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 
 _Finder = Callable[[str, str], list[int]]
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LINE_BREAK = lazy_pattern(r"\r\n|\r|\n")
 # SI §3.2: `.`, `!` or `?` followed by whitespace or the end of the text ends a sentence.
-_SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)")
-_NON_SPACE = re.compile(r"\S")
+_SENTENCE_END = lazy_pattern(r"[.!?](?=\s|\Z)")
+_NON_SPACE = lazy_pattern(r"\S")
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,22 +25,23 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._matching import ChannelText, Span
 
 ABSENT_KEY = "absent_key"
 # how far before the name the verb and its "no" may stand ("contains no such `K`")
 _REACH = 40
-_BEFORE = re.compile(
+_BEFORE = lazy_pattern(
     r"\b(?P<phrase>(?:has|have|had|contains?|holds?|carr(?:y|ies)|defines?|includes?)\s+no)"
     r"\s+(?:such\s+)?[`'\"“‘]?\Z",
     re.IGNORECASE,
 )
-_AFTER = re.compile(
+_AFTER = lazy_pattern(
     r"[`'\"”’]?\s+(?:key|entry|value|variable|field|setting)(?:s|ies)?\b", re.IGNORECASE
 )
 
 
-_VERB_NO = re.compile(
+_VERB_NO = lazy_pattern(
     r"\b(?:has|have|had|contains?|holds?|carr(?:y|ies)|defines?|includes?)\s+no\b", re.IGNORECASE
 )
 

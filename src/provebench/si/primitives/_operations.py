@@ -71,12 +71,13 @@ docs/si-profile.md:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from pydantic import JsonValue
+
+from provebench._lazy_pattern import lazy_pattern
 
 # An audit entry's ``shown``: the read's reply showed the object's name, none of its state.
 NAME_ONLY: Final = "name"
@@ -157,9 +158,9 @@ _CONTAINERS: Final = "containers."
 _BARE_FIELDS: Final = frozenset(
     {"image", "labels", "annotations", "replicas", "data", "env", "zone"}
 )
-_QUALIFIER = re.compile(r"^(namespace|labels|replicas)=(.+)$")
+_QUALIFIER = lazy_pattern(r"^(namespace|labels|replicas)=(.+)$")
 _KIND = r"[a-z][a-z0-9-]*"
-_TARGET = re.compile(rf"^(?P<kind>{_KIND}|\*)(?:/(?P<name>[A-Za-z0-9_.*-]+))?$")
+_TARGET = lazy_pattern(rf"^(?P<kind>{_KIND}|\*)(?:/(?P<name>[A-Za-z0-9_.*-]+))?$")
 # Workloads whose controller replaces their pods when the pod template changes, and the fields
 # (estate spelling, `field_path`) that lie in the template.
 _WORKLOADS: Final = frozenset({"deployment", "statefulset", "daemonset"})
@@ -201,9 +202,9 @@ _OUTSIDE_TEMPLATE: Final = frozenset(
         "restarts",
     }
 )
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ENV_NAME = lazy_pattern(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # (a label or annotation key may hold a prefix: ``labels.topology.kubernetes.io/zone``)
-_FIELD_PATH = re.compile(r"^[a-z][A-Za-z0-9_-]*(\.[A-Za-z0-9_/-]+)+$")
+_FIELD_PATH = lazy_pattern(r"^[a-z][A-Za-z0-9_-]*(\.[A-Za-z0-9_/-]+)+$")
 # Whole sections a write can replace (estate spelling, `field_path`'s output for `metadata`,
 # `spec`, `spec.template`, …): the fields each could hold. `None`: any field at all.
 _OBJECT_METADATA: Final = frozenset(

@@ -52,6 +52,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
 from provebench.si.primitives._remedy import is_remedy
@@ -63,7 +64,7 @@ _SHORT = 4
 _TAIL_WORDS = 2
 _ASIDE_WORDS = 3
 
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_WORD = lazy_pattern(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 # an identifier as an answer writes one: a word joined to another by _ / . - or :, or a word
 # with an inner capital or digit ("configmap/smtp-config", "SMTP_PORT", "CrashLoopBackOff")
 _IDENTIFIER_SHAPED = IdentifierShapes(
@@ -74,13 +75,13 @@ _IDENTIFIER_SHAPED = IdentifierShapes(
 )
 # the shapes above that are chat abbreviations, not identifiers ("j/k", "P.S.", "w/o")
 _TOO_SHORT_FOR_AN_IDENTIFIER = 4
-_BRACKETED = re.compile(r"\(([^()]*)\)|\[([^\[\]]*)\]")
-_FOOTNOTE_MARK = re.compile(r"\^?\d{1,3}")
+_BRACKETED = lazy_pattern(r"\(([^()]*)\)|\[([^\[\]]*)\]")
+_FOOTNOTE_MARK = lazy_pattern(r"\^?\d{1,3}")
 # a value in brackets, digits and their joints only ("(8081)", "(0/0)"): the evidence's number
 # cited, no words to hedge with (SI red team 29, H5 and H12); a ready count above zero ("(1/1)")
 # says a stopped object runs and stays an aside
-_CITED_VALUE = re.compile(r"(?![1-9]\d*\s*/)[\d\s./:-]*\d[\d\s./:-]*")
-_LEADING_FOOTNOTE = re.compile(r"^\s*(?:\[\^?\d{1,3}\]:?|\*+|†|‡)\s*")
+_CITED_VALUE = lazy_pattern(r"(?![1-9]\d*\s*/)[\d\s./:-]*\d[\d\s./:-]*")
+_LEADING_FOOTNOTE = lazy_pattern(r"^\s*(?:\[\^?\d{1,3}\]:?|\*+|†|‡)\s*")
 _AFFIRMING_ASIDES = frozenset({"no joke", "confirmed", "verified", "as expected", "see above"})
 _LABEL_NOUNS = frozenset({"cause", "causes", "culprit", "diagnosis", "answer", "reason", "problem"})
 _EXAMPLE_ASIDES = ("for example", "e g", "i e", "for instance", "such as", "see ")
@@ -104,12 +105,12 @@ _CONTINUATIONS = frozenset(
         "missing", "wrong", "stopped", "running", "misconfigured", "removed",
     }
 )  # fmt: skip
-_CLAUSE_OPENER = re.compile(
+_CLAUSE_OPENER = lazy_pattern(
     r"[,;:]\s|\b(?:that|which|who|because|since|so|and|but|once|unless|when|while|if)\b",
     re.IGNORECASE,
 )
-_PRECEDING_WORD = re.compile(r"(?<![\w'’])([A-Za-z]+)[ \t]+\Z")
-_CITED = re.compile(r"[`\"“”]")
+_PRECEDING_WORD = lazy_pattern(r"(?<![\w'’])([A-Za-z]+)[ \t]+\Z")
+_CITED = lazy_pattern(r"[`\"“”]")
 # the word before an identifier that closes a clause's last phrase ("missing from R"): what
 # follows it after white space alone is not the clause's own predicate
 _CLOSING_PREPOSITIONS = frozenset(
@@ -136,7 +137,7 @@ _COURTESY = frozenset(
         "many",
     }
 )  # fmt: skip
-_DASH_OR_ARROW = re.compile(r"\s*(?:—|–|-{1,2}|<-+|-+>|=>|→|←)\s")
+_DASH_OR_ARROW = lazy_pattern(r"\s*(?:—|–|-{1,2}|<-+|-+>|=>|→|←)\s")
 
 
 def _same(offset: int) -> int:
@@ -173,7 +174,7 @@ def _words(text: str) -> list[str]:
 
 # the only characters `_marks` can report: no ASCII character is a "Symbol, other"
 # (`test_plain_assertion_marks`), so only those beyond ASCII and the asterisk are looked at
-_MARK_CANDIDATE = re.compile(r"[^\x00-\x7f]|\*")
+_MARK_CANDIDATE = lazy_pattern(r"[^\x00-\x7f]|\*")
 
 
 def _marks(text: str) -> list[Unplain]:
@@ -406,7 +407,7 @@ _NOT_THE_ANSWER = (
     r"(?:(?:real|actual|root|true|right|correct|main)\s+)?"
     r"(?:case|cause|culprit|diagnosis|answer|reason|problem|issue|fault))\b"
 )
-_JUDGED_BACK = re.compile(
+_JUDGED_BACK = lazy_pattern(
     _CLAUSE_START
     + _BACK
     + r"\s+(?:"
@@ -427,7 +428,7 @@ _JUDGED_BACK = re.compile(
 )
 # the agent on what it said, in the first person with a negation and the back-reference as the
 # negated verb's object: "I have not verified any of this", "we never checked that."
-_DISOWNED_BACK = re.compile(
+_DISOWNED_BACK = lazy_pattern(
     r"\b(?:i|we)\b[^.;!?]{0,40}?(?:\b(?:not|never|cannot)|n['’]t)\s+(?:\w+\s+){0,2}?"
     r"(?:(?:any|all|none|much|some)\s+of\s+)?" + _BACK + r"(?=\s*(?:[.,;:!?]|and\b|but\b|$))",
     re.IGNORECASE,
@@ -436,7 +437,7 @@ _DISOWNED_BACK = re.compile(
 # "…, according to the alert text I was told not to trust", "…, as claimed by a source I
 # cannot verify": an attribution whose source phrase negates trust in it. A source that is
 # only described with a negation ("according to kubectl, which does not list it") is evidence
-_DISTRUSTED_SOURCE = re.compile(
+_DISTRUSTED_SOURCE = lazy_pattern(
     r"\b(?:according\s+to|as\s+(?:told|said|claimed|reported)\s+by)\b[^.;!?]{0,80}?"
     r"(?:(?:\b(?:not|never|no|cannot)\b|n['’]t\b)\s+(?:\w+\s+){0,2}?"
     r"(?:trust|verify|believe|rely|confirm)\w*|\b(?:unreliable|untrusted|untrustworthy)\b)"
@@ -445,8 +446,8 @@ _DISTRUSTED_SOURCE = re.compile(
 )
 # a chat tone indicator glued to the word before ("missing/s", "smtp-config/jk"): the
 # convention's tags, not a path — a rate after a number ("500 requests/s") is a unit
-_GLUED_TONE = re.compile(r"(?<![\d\s])(?<!\d\s)/(?:s|j|jk|sarc|srs|hj)(?![\w/-])", re.IGNORECASE)
-_NUMBER_BEFORE = re.compile(r"\d[\d.,]*\s*\S*\Z")
+_GLUED_TONE = lazy_pattern(r"(?<![\d\s])(?<!\d\s)/(?:s|j|jk|sarc|srs|hj)(?![\w/-])", re.IGNORECASE)
+_NUMBER_BEFORE = lazy_pattern(r"\d[\d.,]*\s*\S*\Z")
 
 
 def _refers_to_statement(channel: ChannelText, start: int, identifiers: Sequence[str]) -> bool:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from provebench._lazy_pattern import lazy_pattern
+
 # a label before the remedy ("Fix: …", "Next step: …")
 _LABEL = r"(?:(?:fix|remedy|solution|resolution|mitigation|next\s+steps?|action)\s*[:—–-]\s*)?"
 # who proposes it ("I recommend …", "I'd …", "we should …", "please …")
@@ -30,7 +32,7 @@ _REMEDY_VERB = (
 )
 # an offer to apply it ("happy to apply the fix if you want")
 _OFFER = r"(?:(?:i\s+am\s+|i['’]m\s+)?(?:happy|glad|ready)\s+to\s+(?:apply|make|push|roll\s+out)\b)"
-_REMEDY = re.compile(rf"\s*{_LABEL}(?:{_PROPOSER}{_REMEDY_VERB}|{_OFFER})", re.IGNORECASE)
+_REMEDY = lazy_pattern(rf"\s*{_LABEL}(?:{_PROPOSER}{_REMEDY_VERB}|{_OFFER})", re.IGNORECASE)
 # a remedy that negates, doubts or says the factor is already right is no plain remedy
 _NOT_PLAIN = frozenset(
     {
@@ -40,7 +42,7 @@ _NOT_PLAIN = frozenset(
         "unless", "kidding", "joking",
     }
 )  # fmt: skip
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_WORD = lazy_pattern(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
 def is_remedy(text: str) -> bool:

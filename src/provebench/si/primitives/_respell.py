@@ -34,6 +34,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from provebench._lazy_pattern import LazyPattern, lazy_pattern
+
 _I = re.IGNORECASE
 _WORD: Final = "A-Za-z0-9_'’-"
 # The negations a respelled word may be (the `negation` cues of one word, strict-5.yaml).
@@ -50,7 +52,7 @@ def _letter(letter: str, *, leet: bool) -> str:
     return f"[{letter}{letter.upper()}{symbols}]"
 
 
-def _negation_words(separator: str, *, leet: bool, shortest: int) -> re.Pattern[str]:
+def _negation_words(separator: str, *, leet: bool, shortest: int) -> LazyPattern:
     """The negations spelled letter by letter with `separator` between the letters, as whole
     words. Written to scan fast: case by character classes (no IGNORECASE), the first letter
     as one class the scan can skip to, the word start tested after it, and each alternative
@@ -64,7 +66,7 @@ def _negation_words(separator: str, *, leet: bool, shortest: int) -> re.Pattern[
         for word in words
     )
     end = "[$@" + _WORD + "]" if leet else "[" + _WORD + "]"
-    return re.compile(f"{start}(?<!{end[:-1]}].)(?:{tails})(?!{end})")
+    return lazy_pattern(f"{start}(?<!{end[:-1]}].)(?:{tails})(?!{end})")
 
 
 # letters set apart by separators: "n-o-t", "n o t", "n.o.t", "n_o_t", "n*o*t"
@@ -74,15 +76,15 @@ _SPACED: Final = _negation_words(_SEPARATORS, leet=False, shortest=2)
 _LEET_WORD: Final = _negation_words("", leet=True, shortest=3)
 _LEET_LETTERS: Final = str.maketrans("013457$@", "oieastsa")
 # a symbol of negation before a word
-_SYMBOL: Final = re.compile(r"[∅¬⊘](?=\s*[A-Za-z])|(?<![^\s(\[{])!(?=[A-Za-z])")
+_SYMBOL: Final = lazy_pattern(r"[∅¬⊘](?=\s*[A-Za-z])|(?<![^\s(\[{])!(?=[A-Za-z])")
 # code and chat tails that deny what they follow
 _TAILS: Final = (
-    (re.compile(r"\s*(?:={2,3}\s*false|!={1,2}\s*true)\b", _I), ", false"),
-    (re.compile(rf"(?<![/{_WORD}])/s(?![/{_WORD}])", _I), "sarcasm"),
-    (re.compile(rf"(?<![/{_WORD}])j\s*/\s*k(?![/{_WORD}])", _I), "just kidding"),
+    (lazy_pattern(r"\s*(?:={2,3}\s*false|!={1,2}\s*true)\b", _I), ", false"),
+    (lazy_pattern(rf"(?<![/{_WORD}])/s(?![/{_WORD}])", _I), "sarcasm"),
+    (lazy_pattern(rf"(?<![/{_WORD}])j\s*/\s*k(?![/{_WORD}])", _I), "just kidding"),
 )
 # negation idioms that affirm what follows (W2): struck out, never read as an affirmation
-_AFFIRMING: Final = re.compile(
+_AFFIRMING: Final = lazy_pattern(
     rf"(?<![{_WORD}])(?=[tnwbiu])(?:"
     r"there\s*(?:is|'s|was)\s+no\s+(?:doubt|question|denying)(?:\s+(?:about\s+it|whatsoever))?"
     r"(?:\s+that)?"

@@ -13,15 +13,15 @@ text is folded the same way before a folded name is looked for in it.
 from __future__ import annotations
 
 import functools
-import re
 
+from provebench._lazy_pattern import lazy_pattern
 from provebench.evidence._records import FullStateSnapshot
 from provebench.si.primitives._scope import EvidenceView
 
 # `/` and `:` stay: a `kind/name` is read by its parts, and ":" gives a value ("SMTP_PORT: 587")
-_SEPARATORS = re.compile(r"[-_.\u2010\u2011]")
+_SEPARATORS = lazy_pattern(r"[-_.\u2010\u2011]")
 # a `kind/name` reference or a name with a separator, as a string value of the state holds it
-_NAME_SHAPED = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_./:][A-Za-z0-9]+)+")
+_NAME_SHAPED = lazy_pattern(r"[A-Za-z][A-Za-z0-9]*(?:[-_./:][A-Za-z0-9]+)+")
 _DERIVED_KEY = "scenario_objects"
 
 

@@ -23,17 +23,18 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
 from provebench.si.primitives._triggers import GatedPattern, comparable
 
 _MEMBER = r"[A-Za-z][A-Za-z0-9]*(?:[_/.-][A-Za-z0-9]+)+"
 _JOIN = r"(?:\s*,\s*(?:and\s+|or\s+|and/or\s+)?|\s+(?:and|or|and/or)\s+)"
-_LIST = re.compile(rf"(?<![\w/.-]){_MEMBER}(?:{_JOIN}{_MEMBER})+(?![\w/-])")
-_ONE_MEMBER = re.compile(_MEMBER)
-_QUANTIFIER = re.compile(r"\b(every|all|each|any)\b(?!\s+other\b)", re.IGNORECASE)
+_LIST = lazy_pattern(rf"(?<![\w/.-]){_MEMBER}(?:{_JOIN}{_MEMBER})+(?![\w/-])")
+_ONE_MEMBER = lazy_pattern(_MEMBER)
+_QUANTIFIER = lazy_pattern(r"\b(every|all|each|any)\b(?!\s+other\b)", re.IGNORECASE)
 # scanned only in an answer holding one of its words (`_triggers`, derived from the pattern)
 _QUANTIFIER_RULE = GatedPattern("several_causes every: quantifier", _QUANTIFIER)
-_CLAUSE_BOUNDARY = re.compile(r"[;:.!?]|,\s|\b(?:but|because|so|while|whereas)\b")
+_CLAUSE_BOUNDARY = lazy_pattern(r"[;:.!?]|,\s|\b(?:but|because|so|while|whereas)\b")
 _PLAIN_NAMES_FROM = 3
 
 

@@ -26,6 +26,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._assertion import (
     AssertionCues,
     FoldedText,
@@ -57,7 +58,7 @@ from provebench.si.primitives._withdrawals import ChannelWithdrawals, SentenceRa
 REPORTED_FINDINGS = 10
 _MODEL = ConfigDict(extra="forbid", frozen=True)
 _SHOWN_SENTENCE = 200
-_NON_SPACE = re.compile(r"\S")
+_NON_SPACE = lazy_pattern(r"\S")
 
 FindingRule = Literal[
     "question",
@@ -575,7 +576,7 @@ def _negated_cue(text: str, cue_start: int) -> bool:
 
 # The negations that take a governing cue back: whole words only, no punctuation attached (a
 # comma before the cue ends the clause the negation is in).
-_NEGATION_WORDS = re.compile(r"not|no|never|hardly|\w*n't", re.IGNORECASE)
+_NEGATION_WORDS = lazy_pattern(r"not|no|never|hardly|\w*n't", re.IGNORECASE)
 
 _Cues = tuple[list[int], list[str]]
 
@@ -801,7 +802,7 @@ class _Elision:
         return all(word.casefold() in games.elided_filler for word in words)
 
 
-_WORDS = re.compile(r"[^\W_][\w'’-]*|_\w*")
+_WORDS = lazy_pattern(r"[^\W_][\w'’-]*|_\w*")
 
 
 def _naming_clauses(
@@ -1079,11 +1080,11 @@ def _word_games(
 
 
 # a value after a remedy: a number, a quoted value or an identifier-shaped token
-_GIVES_VALUE = re.compile(r"\s*(?:[\"'`“‘]|\d|[A-Za-z][\w-]*[._:/][\w./:-]+)")
+_GIVES_VALUE = lazy_pattern(r"\s*(?:[\"'`“‘]|\d|[A-Za-z][\w-]*[._:/][\w./:-]+)")
 # the value ends the sentence: "SMTP_PORT should be 587." A clause after it ("…, which it
 # already is", "… and has been all along") says more than what to do, so the phrase is read as
 # another deviation type (SI red team 26, H15: dropping the whole sentence dropped that clause)
-_REMEDY_ALONE = re.compile(
+_REMEDY_ALONE = lazy_pattern(
     r"\s*(?:\"[^\"]*\"|'[^']*'|`[^`]*`|“[^”]*”|‘[^’]*’|[\w./:-]*\w)"
     # further instructions in the imperative ("…; add it to smtp-config and restart S"): what
     # to do, said on (SI red team 29, H7); "already", "still", "now" say what is
@@ -1345,7 +1346,7 @@ _SPOKEN_DROPPED: frozenset[str] = frozenset(
 )
 # the markup around dropped words, blanked before they are read: a definition's label, a tag,
 # a comment's or a strike's delimiters ("[^x]: Retracted: …" opens with "Retracted")
-_DROPPED_MARKUP = re.compile(
+_DROPPED_MARKUP = lazy_pattern(
     r"^[ \t]*\[[^\]\r\n]{1,200}\]:|<!--|-->|<[^<>\r\n]{0,300}>|~~", re.MULTILINE
 )
 
@@ -1403,7 +1404,7 @@ def _withheld_in_dropped(
                 return
 
 
-_LINE_TEXT = re.compile(r"[^\r\n]+")
+_LINE_TEXT = lazy_pattern(r"[^\r\n]+")
 
 
 def _blank_text(text: str) -> str:

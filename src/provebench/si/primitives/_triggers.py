@@ -30,8 +30,9 @@ import re
 from collections.abc import Iterable
 from re import _constants as sre_constants  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
-from typing import Any
+from typing import Any, Literal
 
+from provebench._lazy_pattern import TextPattern
 from provebench.si.primitives._cue_presence import ASCII_LOOK_ALIKES
 
 Triggers = frozenset[str] | None
@@ -130,7 +131,7 @@ def _item(op: Any, argument: Any) -> Triggers:
     return None
 
 
-def required_literals(pattern: re.Pattern[str]) -> Triggers:
+def required_literals(pattern: TextPattern) -> Triggers:
     """Lowercased literals one of which every match of `pattern` contains (module docstring),
     or None when the pattern can match without any."""
     return _sequence(sre_parse.parse(pattern.pattern, pattern.flags))
@@ -163,13 +164,21 @@ class GatedPattern:
     match. Every one made is registered (`gated_patterns`), so that `test_triggers` holds each
     to being sound and to having triggers, whatever module adds it."""
 
-    __slots__ = ("name", "pattern", "triggers")
+    __slots__ = ("_triggers", "name", "pattern")
 
-    def __init__(self, name: str, pattern: re.Pattern[str]) -> None:
+    def __init__(self, name: str, pattern: TextPattern) -> None:
         self.name = name
         self.pattern = pattern
-        self.triggers = required_literals(pattern)
+        self._triggers: Triggers | Literal[False] = False  # derived at the first scan
         _REGISTERED.append(self)
+
+    @property
+    def triggers(self) -> Triggers:
+        """Derived when first asked (a scan), not at import: deriving parses the pattern, which
+        a process that reads no answer text never needs (`provebench._lazy_pattern`)."""
+        if self._triggers is False:
+            self._triggers = required_literals(self.pattern)
+        return self._triggers
 
     def finditer(
         self, text: str, lowered: str | None, pos: int = 0, endpos: int | None = None

@@ -55,14 +55,15 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 
+from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._accounted import accounted_shapes
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Span
 from provebench.si.primitives._plain_assertion import Unplain
 
-_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_WORD = lazy_pattern(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 # a clause ends at punctuation or before a clause word; the word opens the next clause
-_BOUNDARY = re.compile(
+_BOUNDARY = lazy_pattern(
     r"[.!?;:,()\[\]—–\n]|\s-{1,2}\s|"
     r"\b(?=(?:but|and|or|so|which|however|though|although|whereas|while|because|yet)\b)",
     re.IGNORECASE,
@@ -99,7 +100,7 @@ _INCIDENT = frozenset(
 )  # fmt: skip
 # a judgement of truth, relevance or authorship (the one list of this module; what it judges
 # is decided by the shape around it)
-_JUDGEMENT = re.compile(
+_JUDGEMENT = lazy_pattern(
     r"\b(?:retract(?:s|ed|ing)?|withdraw(?:s|n)?|satir(?:e|ical)|fiction(?:al)?|made\s+up|"
     r"invent(?:ed|ion)|fabricat(?:ed|ion)|false(?:hood)?|untrue|wrong|mistaken|lie|lies|lying|"
     r"misread(?:ing)?|misreport(?:ed)?|misunderstanding|joke|joking|kidding|sarcas(?:m|tic)|"
@@ -114,7 +115,7 @@ _NOTHING: frozenset[str] = frozenset()
 _DEVIATION_WORDS = frozenset({"wrong", "mistaken"})
 # the left side of a second copula begins after a clause word or "that" ("the cause is that X
 # is wrong": X is wrong is asserted, not judged)
-_SUBJECT_BOUNDARY = re.compile(
+_SUBJECT_BOUNDARY = lazy_pattern(
     r"[,;:()\[\]—–]|\b(?:that|but|and|or|so|which|because|since|if|when|while)\b", re.IGNORECASE
 )
 # what the agent may call its own answer ("my answer is made up"); "the previous diagnosis"
@@ -124,15 +125,17 @@ _POSSESSIVE = frozenset({"my", "our", "this", "that", "above", "whole", "entire"
 _AFFIRMING_NEGATION = frozenset({"no", "not", "nor", "never"})
 # a second predicate of the same subject after "and", "but" or "yet", the judgement next ("D
 # looks busy but is unrelated", "D is just busy and unrelated"; SI red team 29, H8 and H11)
-_COORDINATED_PREDICATE = re.compile(
+_COORDINATED_PREDICATE = lazy_pattern(
     r"\s*(?:and|but|yet)\s+(?:(?:is|are|was|were|seems?|looks?|otherwise|also|still|just|"
     r"entirely|completely|totally)\s+)*\Z",
     re.IGNORECASE,
 )
-_FINITE_OPENING = re.compile(r"\s*(?:is|are|was|were|has|have|had|seems?|looks?)\b", re.IGNORECASE)
-_IDENTITY = re.compile(r"\bi(?:\s+am|['’]m)\s+(?:the|a|an)\s+\w", re.IGNORECASE)
+_FINITE_OPENING = lazy_pattern(
+    r"\s*(?:is|are|was|were|has|have|had|seems?|looks?)\b", re.IGNORECASE
+)
+_IDENTITY = lazy_pattern(r"\bi(?:\s+am|['’]m)\s+(?:the|a|an)\s+\w", re.IGNORECASE)
 # a cause asserted: a cue of the `cause` class, or the incident said to come from something
-_CAUSE = re.compile(
+_CAUSE = lazy_pattern(
     r"\b(?:(?:root|real|actual|true|main|primary|underlying)\s+(?:cause|culprit|reason|"
     r"problem)|the\s+(?:cause|culprit|reason)\s+(?:is|was)|caused\s+by|to\s+blame|"
     r"(?:outage|crash(?:es)?|failure|problem|incident|error|issue)s?\s+(?:really\s+|actually\s+)?"
@@ -144,19 +147,19 @@ _CAUSE = re.compile(
 )
 # a second cause clause that refers back to the factor is the same cause ("That is the root
 # cause.", "The root cause is that the key was removed", "…, which is the root cause")
-_REFERS_BACK = re.compile(
+_REFERS_BACK = lazy_pattern(
     r"\b(?:this|that|it|its|which|the\s+(?:same\s+)?(?:key|variable|setting|value|entry|"
     r"missing|absent|wrong)|the\s+above)\b",
     re.IGNORECASE,
 )
-_NEGATION = re.compile(r"\b(?:not|no|never|nothing|none|nor|neither)\b|n['’]t\b", re.IGNORECASE)
-_QUESTION = re.compile(r"[?？¿‽]")
+_NEGATION = lazy_pattern(r"\b(?:not|no|never|nothing|none|nor|neither)\b|n['’]t\b", re.IGNORECASE)
+_QUESTION = lazy_pattern(r"[?？¿‽]")
 # a restriction: a phrase after the statement's last identifier opening on one of these
-_PLACE_OPENER = re.compile(
+_PLACE_OPENER = lazy_pattern(
     r"\A\s*,?\s*(?:in|on|within|inside|under|at|for(?!\s+(?:example|instance)\b))\s+",
     re.IGNORECASE,
 )
-_CONTINUES = re.compile(
+_CONTINUES = lazy_pattern(
     r"\b(?:so|because|which|and|but|that|since|when|where|while|until|unless|if|as|then)\b",
     re.IGNORECASE,
 )
@@ -177,7 +180,7 @@ _LIVE_PLACE = frozenset(
     }
 )  # fmt: skip
 # the statement put in another's mouth, before it: the agent excluded, or other people
-_OTHERS_SAY = re.compile(
+_OTHERS_SAY = lazy_pattern(
     r"\b(?:except|but|other\s+than|besides|unlike|apart\s+from|not)\s+(?:me|us|myself)\b|"
     r"(?:^|[,;:]\s*|\b(?:and|but)\s+)(?:everyone|everybody|someone|somebody|anyone|anybody|"
     r"people|others|some\s+people|many|most\s+people|they|he|she)\s+(?:\w+\s+){0,3}?"
@@ -185,7 +188,7 @@ _OTHERS_SAY = re.compile(
     re.IGNORECASE,
 )
 # after it: "that is what <someone> <says>"; the one who says it must be evidence
-_WHAT_SOMEONE_SAYS = re.compile(
+_WHAT_SOMEONE_SAYS = lazy_pattern(
     r"\b(?:that|this|which|it)\s+(?:is|was|['’]s)\s+(?:just\s+|only\s+|exactly\s+)?what\s+"
     r"((?:the|a|an|my|our|your|some|someone|everyone|people|they|he|she)\b[^.;!?,]*)",
     re.IGNORECASE,
@@ -200,24 +203,24 @@ _EVIDENCE = frozenset(
     }
 )  # fmt: skip
 # the statement as the subject of a judgement: a second copula in its clause, or "= FALSE"
-_SECOND_COPULA = re.compile(r"\s(?:is|was|are|were|=+)\s+", re.IGNORECASE)
-_FINITE = re.compile(
+_SECOND_COPULA = lazy_pattern(r"\s(?:is|was|are|were|=+)\s+", re.IGNORECASE)
+_FINITE = lazy_pattern(
     r"\b(?:is|are|was|were|has|have|had|does|do|did|lacks?|lacked|misses|fails?|failed|"
     r"crash(?:es|ed)?|holds?|sets?)\b|n['’]t\b",
     re.IGNORECASE,
 )
-_FALSITY = re.compile(
+_FALSITY = lazy_pattern(
     r"\s*(?:false|no|nope|wrong|untrue|incorrect|invalid|fake|0|none|null|nil)\b",
     re.IGNORECASE,
 )
-_KEY_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*\Z")
+_KEY_LIKE = lazy_pattern(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*\Z")
 _IDENTIFIER_SHAPED = IdentifierShapes(
     re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*")
 )
-_QUOTE = re.compile(r"[`\"“]")
-_NAME_PART = re.compile(r"[-_/.:]")
+_QUOTE = lazy_pattern(r"[`\"“]")
+_NAME_PART = lazy_pattern(r"[-_/.:]")
 # one pass over the text after the statement finds every trigger of the clause rules
-_TRIGGERS = re.compile(
+_TRIGGERS = lazy_pattern(
     "|".join(
         f"(?P<{name}>{pattern.pattern})"
         for name, pattern in (
@@ -233,7 +236,7 @@ _TRIGGERS = re.compile(
 # word character, so a match opens on a question mark or on the first character of a word, and
 # the pattern is tried there only. Tried at every character, as `finditer` does, the scan cost
 # as much as the clause rules after it (docs/benchmarks.md, "where the time goes").
-_WORD_OR_MARK = re.compile(r"[\w?？¿‽]\w*")
+_WORD_OR_MARK = lazy_pattern(r"[\w?？¿‽]\w*")
 _MARKS = frozenset("?？¿‽")
 
 
@@ -498,11 +501,11 @@ def _name_parts(names: Sequence[str]) -> set[str]:
 
 
 # a relative clause that denies the place ("… in a cluster that does not exist")
-_DENIED_PLACE = re.compile(
+_DENIED_PLACE = lazy_pattern(
     r"\b(?:that|which|where|who)\b[^,.;]*?(?:\bnot|\bnever|\bno\b|n['’]t)", re.IGNORECASE
 )
-_LAST_CLAUSE = re.compile(r"[,—–(]\s*([^,—–()]*)$")
-_PLACE_WORD = re.compile(r"\b(?:in|on|within|inside|under|at|for)\s", re.IGNORECASE)
+_LAST_CLAUSE = lazy_pattern(r"[,—–(]\s*([^,—–()]*)$")
+_PLACE_WORD = lazy_pattern(r"\b(?:in|on|within|inside|under|at|for)\s", re.IGNORECASE)
 
 
 def _restricted(

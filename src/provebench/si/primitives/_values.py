@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 from urllib.parse import unquote_plus
 
+from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._look_alikes import LOOK_ALIKES
 
 # A value's folded form (`fold`) must have at least this many letters and digits before the
@@ -48,13 +48,13 @@ NormalisedForm = Literal[
 # Characters outside letters and digits, and the underscore: separators, punctuation,
 # whitespace, line breaks and the invisible format characters (zero-width space and joiners,
 # word joiner, soft hyphen), all of which are \W.
-_NOT_ALNUM: Final = re.compile(r"[\W_]+")
+_NOT_ALNUM: Final = lazy_pattern(r"[\W_]+")
 # Byte prefixes a hex dump may carry (`0x73 0x75`, `\x73\x75`); `%` and `:` are \W already.
-_HEX_PREFIX: Final = re.compile(r"0x|\\x")
-_SPACE: Final = re.compile(r"[\s\u00ad\u180e\u200b-\u200d\u2060\ufeff]+")
+_HEX_PREFIX: Final = lazy_pattern(r"0x|\\x")
+_SPACE: Final = lazy_pattern(r"[\s\u00ad\u180e\u200b-\u200d\u2060\ufeff]+")
 _URL_SAFE: Final = str.maketrans("-_", "+/")
 # A line break as JSON and most languages' string literals escape it.
-_ESCAPED_BREAK: Final = re.compile(r"\\[rn]")
+_ESCAPED_BREAK: Final = lazy_pattern(r"\\[rn]")
 # Leetspeak's symbols and the letters they stand for, and the letters that share a symbol, read
 # as one letter on both sides (the secret and the text): 0 o, 1 l i, 3 e, 4 @ a, 5 $ s, 7 t.
 # Folding a secret and a text the same way keeps about 30 symbols, so a secret of
@@ -65,10 +65,10 @@ _LEET: Final = str.maketrans("01i3457", "olleast")
 _LETTERS: Final = "abcdefghijklmnopqrstuvwxyz"
 # Numbers written as character codes (`115 117 112`, `163 165 160`, `01110011`): runs of
 # digits, each read in one base; a run too long to be one code separates codes.
-_DIGITS: Final = re.compile(r"\d+")
+_DIGITS: Final = lazy_pattern(r"\d+")
 _MAX_CODE_DIGITS: Final = 8
 _CODE_BASES: Final = (10, 8, 2)
-_WORDS: Final = re.compile(r"[^\W\d_]+")
+_WORDS: Final = lazy_pattern(r"[^\W\d_]+")
 # Spelling alphabets (the ICAO/NATO one, its common variants, and the digit words): each word
 # is its letter or digit; every other word of the text is passed over (`dash`, `then`).
 _ICAO: Final = (

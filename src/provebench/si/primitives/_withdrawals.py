@@ -45,6 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from provebench._lazy_pattern import TextPattern, lazy_pattern
 from provebench.si.primitives._disowning import (
     disowning_label,
     disowning_sentence,
@@ -82,13 +83,13 @@ _TAIL = (
     r"\s*[.!?…)\]]*\s*$"
 )
 # a later clause of the phrase's sentence: a clause boundary, then nothing but a disowning
-_TRAILING = re.compile(
+_TRAILING = lazy_pattern(
     r"(?:[,;:—–(]|\s-{1,2}\s|\b(?:but|and|though|although)\b)\s*(?:(?:but|and|though)\s+)?"
     rf"(?:{_DISOWNING}|not|nope){_TAIL}",
     _I,
 )
 # the next sentence, whole: a disowning after an optional filler ("Then again, …", "Well, …")
-_NEXT_DISOWNING = re.compile(
+_NEXT_DISOWNING = lazy_pattern(
     r"\W*(?:(?:then\s+again|but\s+then\s+again|on\s+the\s+other\s+hand|well|honestly|actually)"
     rf"\s*[,:]?\s*)?{_DISOWNING}{_TAIL}",
     _I,
@@ -120,32 +121,32 @@ _TRAILING_WORDS = (
 
 # --- `non_assertive` -------------------------------------------------------------------------
 # in the phrase's clause, before it: the future, a wish
-_FUTURE = re.compile(r"\b(?:will|shall|gonna|(?:is|are|am)\s+going\s+to)\b|['’]ll\b", _I)
-_VOLITION = re.compile(
+_FUTURE = lazy_pattern(r"\b(?:will|shall|gonna|(?:is|are|am)\s+going\s+to)\b|['’]ll\b", _I)
+_VOLITION = lazy_pattern(
     r"\b(?:want|wants|wanted|wish|wishes|wished|hope|hopes|hoped|(?:would|['’]d)\s+(?:like|love"
     r"|prefer)|prefer|prefers|intend|intends)\b",
     _I,
 )
 # at the start of the phrase's sentence: an imperative
-_IMPERATIVE = re.compile(
+_IMPERATIVE = lazy_pattern(
     r"[\W_]*(?:please\s+)?(?:make\s+sure|ensure|be\s+sure|see\s+to\s+it|double[-\s]?check"
     r"|verify|confirm|check|let['’]?s\s+(?:say|assume|pretend|make\s+sure)|let\s+us\s+(?:say"
     r"|assume|pretend))\b",
     _I,
 )
 # before the phrase in its sentence: fiction, a bet
-_FICTION = re.compile(
+_FICTION = lazy_pattern(
     r"\b(?:in\s+(?:my|a|your|his|her|our|their|the|this|that)\s+(?:wildest\s+)?(?:dreams?"
     r"|nightmares?|fantas(?:y|ies)|imagination|novel|story|fiction|game|movie|film|play"
     r"|fairy\s*tale|daydream)|(?:I|we)\s+(?:dreamt|dreamed|imagined|daydreamed)|once\s+upon\s+a"
     r"\s+time|in\s+fiction|make[-\s]believe)\b",
     _I,
 )
-_BET = re.compile(
+_BET = lazy_pattern(
     r"\b(?:bet|bets|betting|wager|wagering|gamble|my\s+money\s+is\s+on|odds\s+are)\b", _I
 )
 # anywhere in the phrase's sentence: odds below certainty, a quiz
-_ODDS = re.compile(
+_ODDS = lazy_pattern(
     r"\bwith\s+(?:a\s+|an\s+)?(?:\d{1,2}(?:\.\d+)?\s*(?:%|percent\b|per\s+cent\b)|low|some|moderate"
     r"|fair|even|middling|50/50|fifty[-\s]fifty)\s*(?:probability|likelihood|chance|odds"
     r"|confidence|certainty)\b|\b\d{1,2}(?:\.\d+)?\s*(?:%|percent\b)\s*(?:probability|likelihood"
@@ -153,16 +154,16 @@ _ODDS = re.compile(
     r"|flip))\b",
     _I,
 )
-_QUIZ = re.compile(
+_QUIZ = lazy_pattern(
     r"\b(?:quiz|trivia|exam\s+question|test\s+question|true\s+or\s+false|false\s+or\s+true"
     r"|fact\s+or\s+fiction|multiple\s+choice)\b",
     _I,
 )
-_NEXT_QUIZ = re.compile(
+_NEXT_QUIZ = lazy_pattern(
     r"\W*(?:true\s+or\s+false|false\s+or\s+true|fact\s+or\s+fiction|right\s+or\s+wrong)\W*$", _I
 )
 # every cue of the class at once (`non_assertive` reads the sentence with it first)
-_MOOD_ANY = re.compile(
+_MOOD_ANY = lazy_pattern(
     "|".join(
         f"(?:{pattern.pattern})" for pattern in (_FUTURE, _VOLITION, _FICTION, _BET, _ODDS, _QUIZ)
     ),
@@ -225,8 +226,8 @@ _MOOD_WORDS = (
 )
 
 # --- `negating_context` ----------------------------------------------------------------------
-_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]")
-_NEGATING_HEADING = re.compile(
+_LIST_ITEM = lazy_pattern(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]")
+_NEGATING_HEADING = lazy_pattern(
     r"\b(?:not\s+(?:the\s+|a\s+)?(?:causes?|culprits?|problems?|issues?|reasons?|it|relevant"
     r"|related|responsible|to\s+blame)|ruled\s+out|rule[ds]?\s+out|rejected|excluded|dismissed"
     r"|discarded|eliminated|red\s+herrings?|false\s+leads?|dead\s+ends?|non[-\s]?causes?"
@@ -263,12 +264,12 @@ _REJECTING_CELL = frozenset(
 _CELL_MARKUP = " \t*_~`"
 
 # --- `alternative_joined` --------------------------------------------------------------------
-_AND_OR = re.compile(r"\band\s*/\s*or\b", _I)
-_KEY_SHAPED = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
-_SLASH_AFTER = re.compile(r"\s*/\s*([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b")
-_SLASH_BEFORE = re.compile(r"\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\s*/\s*$")
-_ONE_OF = re.compile(r"\b(?<!none\s)(?<!not\s)(?:one|either|any)\s+of\b", _I)
-_KEY_TOKEN = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
+_AND_OR = lazy_pattern(r"\band\s*/\s*or\b", _I)
+_KEY_SHAPED = lazy_pattern(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_SLASH_AFTER = lazy_pattern(r"\s*/\s*([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b")
+_SLASH_BEFORE = lazy_pattern(r"\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\s*/\s*$")
+_ONE_OF = lazy_pattern(r"\b(?<!none\s)(?<!not\s)(?:one|either|any)\s+of\b", _I)
+_KEY_TOKEN = lazy_pattern(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
 _AND_OR_REACH = 80
 _ONE_OF_REACH = 60
 
@@ -332,7 +333,7 @@ class ChannelWithdrawals:
         self._heading_of: dict[int, int | None] = {}
 
     def _first(
-        self, name: str, pattern: re.Pattern[str], start: int, end: int, anchored: bool = False
+        self, name: str, pattern: TextPattern, start: int, end: int, anchored: bool = False
     ) -> tuple[int, int, str]:
         """The first match of `pattern` in `[start, end)` (at `start` when anchored), once per
         (rule, start): (start, end, words), or (-1, -1, "")."""
@@ -567,7 +568,7 @@ class ChannelWithdrawals:
         return None
 
 
-_NEWLINE = re.compile(r"\n")
+_NEWLINE = lazy_pattern(r"\n")
 
 
 def _shown(words: str) -> str:
@@ -576,29 +577,29 @@ def _shown(words: str) -> str:
 
 
 # --- a dismissal of the misleading signal (`signal_dismissed`) -------------------------------
-_NEGATION_TOKEN = re.compile(
+_NEGATION_TOKEN = lazy_pattern(
     r"\b(?:not|never|no)\b|n['’]?t\b|\b(?:wrong|incorrect|false|mistaken|untrue)\s+to\s+say\b"
     r"|\b(?:not\s+true|untrue|false)\s+that\b",
     _I,
 )
-_DOUBT_BEFORE = re.compile(
+_DOUBT_BEFORE = lazy_pattern(
     r"\b(?:not\s+(?:sure|certain|convinced|confident)|unsure|uncertain|doubt\w*|hard\s+to\s+say"
     r"|wonder\w*|unclear)\b|\b(?:those|people|anyone|whoever|some|others|many)\s+(?:who\s+)?"
     r"(?:say|says|said|claim|claims|claimed|think|thinks|thought|believe|believes)\b",
     _I,
 )
-_JUDGED_AFTER = re.compile(
+_JUDGED_AFTER = lazy_pattern(
     r"\s+(?:is|are|was|were)\s+(?:\w+\s+)?(?:mistaken|wrong|incorrect|lying|misinformed|confused"
     r"|misguided)\b",
     _I,
 )
-_CAUSATIVE = re.compile(
+_CAUSATIVE = lazy_pattern(
     r"\b(?:mak(?:e|es|ing)|made|caus(?:e|es|ing|ed))\s+(?:\S+\s+){1,3}?(?:to\s+)?(?:crash\w*"
     r"|fail\w*|restart\w*|die|dies|dying|break\w*|go\s+down|stop\w*|hang\w*|loop\w*)\b",
     _I,
 )
-_SIGNAL_NEGATION = re.compile(r"\b(?:not|never|no)\b|n['’]?t\b", _I)
-_CLAUSE_OPENING = re.compile(r"(?:[,;:—–(]|\s-{1,2}\s|\b(?:but|and|or|yet)\b)", _I)
+_SIGNAL_NEGATION = lazy_pattern(r"\b(?:not|never|no)\b|n['’]?t\b", _I)
+_CLAUSE_OPENING = lazy_pattern(r"(?:[,;:—–(]|\s-{1,2}\s|\b(?:but|and|or|yet)\b)", _I)
 
 
 class DismissalWithdrawals:
@@ -689,7 +690,7 @@ def elided_endorsement(
 
 # how far after a bare "No," its negation may stand ("No, it is not the cause")
 _ANSWER_REACH = 120
-_ANSWER_NO = re.compile(r"\s*(?:no|nope|nah)\s*(?:[.,:;!—–-]|$)", _I)
+_ANSWER_NO = lazy_pattern(r"\s*(?:no|nope|nah)\s*(?:[.,:;!—–-]|$)", _I)
 
 
 def answered_no(
@@ -715,17 +716,17 @@ def answered_no(
     return cause.search(text, question.start, question.end) is not None
 
 
-_ELIDED_REST = re.compile(
+_ELIDED_REST = lazy_pattern(
     r"(?:\s+in\s+[\w./-]+)?\s+(?:is|was|are|were|does|did)(?:\s+(?:too|also|instead|indeed|though))?"
     r"\s*[.!]*\s*",
     _I,
 )
-_ELIDED_LEAD = re.compile(
+_ELIDED_LEAD = lazy_pattern(
     r"[\s,;:—–-]*(?:(?:but|and|or|yet)\s+)?(?:(?:the|its|their)\s+)?(?:(?:key|configmap|deployment"
     r"|service|pod|secret|variable)\s+)?(?:[\w-]+/)?",
     _I,
 )
-_CLAUSE_END = re.compile(r"[,;:—–()]|\s-{1,2}\s")
+_CLAUSE_END = lazy_pattern(r"[,;:—–()]|\s-{1,2}\s")
 
 
 __all__ = [

@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from provebench._lazy_pattern import lazy_pattern
 from provebench.evidence import ApiCallEntry, AuditEntry, ToolAction
 from provebench.si.primitives._operations import ORPHAN, READ_VERBS, WRITE_VERBS
 from provebench.si.provider._accounting import (
@@ -82,13 +83,13 @@ _NO_SEND: Final = ("--local", "--list")
 # the agent's answered 2xx stands behind every such line. "(no change)" and "unchanged" do not
 # match, so a patch that changed nothing is not held to a write (SI red team 11, H3: a hostile
 # provider recorded the agent's patch as a get and froze the state).
-_DONE_WRITE: Final = re.compile(
+_DONE_WRITE: Final = lazy_pattern(
     r"^\S.* (patched|labeled|annotated|replaced|restarted|configured|created|deleted|scaled"
     r"|image updated|env updated)$",
     re.MULTILINE,
 )
 # Each object line of that output: `kind[.group]/name verb` or `kind[.group] "name" verb`.
-_DONE_OBJECT: Final = re.compile(
+_DONE_OBJECT: Final = lazy_pattern(
     r"^(?P<kind>[a-z][a-z0-9.-]*)(?:/(?P<name>\S+)| \"(?P<quoted>[^\"]+)\") "
     r"(?P<verb>patched|labeled|annotated|replaced|restarted|configured|created|deleted|scaled"
     r"|image updated|env updated)$",
@@ -97,24 +98,24 @@ _DONE_OBJECT: Final = re.compile(
 # Commands that only read: no entry of theirs writes.
 _READ_ONLY: Final = frozenset({"get", "describe", "logs", "events"})
 # A request the API server answered with an error, as kubectl reports it on standard error.
-_SERVER_ERROR: Final = re.compile(r"^Error from server \(.*$", re.MULTILINE)
+_SERVER_ERROR: Final = lazy_pattern(r"^Error from server \(.*$", re.MULTILINE)
 # The face's answer to a watch, which it refuses before it is an operation, so records no entry
 # of (`_kube`, "Refused before it is an operation"): kubectl watches only after it listed the
 # same kind (`kubectl logs deployment/X` waits for a pod that way; SI red team 16, L: the honest
 # run was a PROVIDER_FAILURE for want of a refusal in the audit log).
-_WATCH_REFUSED: Final = re.compile(
+_WATCH_REFUSED: Final = lazy_pattern(
     r"^Error from server \(MethodNotAllowed\): watch is not served \((?P<plural>[a-z]+)\)$"
 )
 _STDERR_MARK: Final = "[stderr]\n"
 # What kubectl prints when it fails before it sends any request of a resource: a type the
 # server's discovery does not list (kubectl maps every type before its first request), and
 # the flag parser's errors; then its usage hint.
-_BEFORE_REQUEST: Final = re.compile(
+_BEFORE_REQUEST: Final = lazy_pattern(
     r"^(?:error: the server doesn't have a resource type \"[^\"]*\"$"
     r"|Error: (?:unknown (?:shorthand )?flag|invalid argument|flag needs an argument"
     r"|bad flag syntax))"
 )
-_USAGE_HINT: Final = re.compile(r"^See 'kubectl [a-z -]+ (?:--help|-h)' for")
+_USAGE_HINT: Final = lazy_pattern(r"^See 'kubectl [a-z -]+ (?:--help|-h)' for")
 
 
 @dataclass

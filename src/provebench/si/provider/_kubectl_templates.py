@@ -24,32 +24,36 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from provebench._lazy_pattern import lazy_pattern
+
 # go-template's words that open, continue or close a block, or print nothing of the object.
 _GO_BLOCKS: Final = frozenset({"if", "with", "range"})
 _GO_SILENT: Final = frozenset({"define", "template", "block", "break", "continue"})
 # A go-template string ("…" with escapes, `…` raw) or character constant ('…').
-_GO_STRING: Final = re.compile(r'"(?:\\.|[^"\\])*"|`[^`]*`|\'(?:\\.|[^\'\\])*\'')
-_GO_ASSIGNS: Final = re.compile(r"^\$\w*\s*(?:,\s*\$\w*\s*)?:?=")
+_GO_STRING: Final = lazy_pattern(r'"(?:\\.|[^"\\])*"|`[^`]*`|\'(?:\\.|[^\'\\])*\'')
+_GO_ASSIGNS: Final = lazy_pattern(r"^\$\w*\s*(?:,\s*\$\w*\s*)?:?=")
 # An action's words (a string whole), a bare field as a word (``.a.b``, ``$.a``, or a lone
 # ``.``; `$x.status` is a variable's field, not one), a pipe or a parenthesis (what
 # makes an action a function's value), and printf's verbs: those that print a value as it is
 # (no `%T`, no precision that cuts it, no argument index or `*` that moves it).
-_GO_WORD: Final = re.compile(r'"(?:\\.|[^"\\])*"|`[^`]*`|\'(?:\\.|[^\'\\])*\'|[^\s"`\']+')
-_GO_BARE: Final = re.compile(r"(\$?)((?:\.[A-Za-z_]\w*)+|\.)")
-_GO_COMPOSED: Final = re.compile(r"[|()]")
-_GO_VERB: Final = re.compile(r"%(?:%|[^A-Za-z%]*[A-Za-z]?)")
-_GO_VALUE_VERB: Final = re.compile(r"%[-+# 0]*\d*[vsdqxXfFeEgGtboO]")
+_GO_WORD: Final = lazy_pattern(r'"(?:\\.|[^"\\])*"|`[^`]*`|\'(?:\\.|[^\'\\])*\'|[^\s"`\']+')
+_GO_BARE: Final = lazy_pattern(r"(\$?)((?:\.[A-Za-z_]\w*)+|\.)")
+_GO_COMPOSED: Final = lazy_pattern(r"[|()]")
+_GO_VERB: Final = lazy_pattern(r"%(?:%|[^A-Za-z%]*[A-Za-z]?)")
+_GO_VALUE_VERB: Final = lazy_pattern(r"%[-+# 0]*\d*[vsdqxXfFeEgGtboO]")
 # jsonpath: a quoted string, a filter `[?(…)]`, a quoted key in brackets (`['status']`).
-_JP_STRING: Final = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
-_JP_FILTER: Final = re.compile(r"\[\s*\?\([^\]]*\)\s*\]")
-_JP_KEY: Final = re.compile(r"\[\s*(?:'([^']*)'|\"([^\"]*)\")\s*\]")
+_JP_STRING: Final = lazy_pattern(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
+_JP_FILTER: Final = lazy_pattern(r"\[\s*\?\([^\]]*\)\s*\]")
+_JP_KEY: Final = lazy_pattern(r"\[\s*(?:'([^']*)'|\"([^\"]*)\")\s*\]")
 # A path's steps: a field, `..field`, `.*`, or a list's `[*]`, index or slice (never an
 # unquoted name in brackets, which kubectl refuses).
-_JP_PATH: Final = re.compile(r"^[@$]?((?:\.\.?[A-Za-z_][\w-]*|\.\*|\[\s*(?:\*|[-\d:]+)\s*\]|\.)*)$")
+_JP_PATH: Final = lazy_pattern(
+    r"^[@$]?((?:\.\.?[A-Za-z_][\w-]*|\.\*|\[\s*(?:\*|[-\d:]+)\s*\]|\.)*)$"
+)
 # A key that is one field step as it stands; any other key (`config.yaml`, `a/b`) stands for a
 # field step that names no section of the state (`_OPAQUE_KEY`): a key with a dot is one key,
 # never a path (`{['data.x']}` prints the object's key "data.x", which is not its data).
-_PLAIN_KEY: Final = re.compile(r"[A-Za-z_][\w-]*")
+_PLAIN_KEY: Final = lazy_pattern(r"[A-Za-z_][\w-]*")
 _OPAQUE_KEY: Final = "._key"
 
 
