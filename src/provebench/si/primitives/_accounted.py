@@ -871,6 +871,10 @@ def _after_accounted(
     ):
         # "The logs were not consulted." (SI red team 26, H1)
         return False, "disclaims the evidence"
+    if own and _denies_deviation(piece, deviation | _ABSENT):
+        # after the statement, "No key is missing.", "Fix: there is no missing key.": a denial
+        # by the deviation's own word, read as any sentence is (SI red team 35, W2)
+        return False, "denies the deviation"
     if own and _remedy_undone(piece):
         # after the statement (`own`), "Nothing is missing; restart the node.": an action word
         # accounts for no sentence that denies the deviation or says the factor is well beside
@@ -882,6 +886,34 @@ def _after_accounted(
     if any(_SYSTEM_NOUN.fullmatch(word) and word not in statement_nouns for word in words):
         return True, ""  # of another part of the system
     return False, "states nothing of an object of the scenario"
+
+
+# a negation right before a deviation word ("not missing", "no missing key", "isn't really
+# missing"), and a clause that opens on one ("No key is missing.", "None of the keys is absent.")
+_NEGATED_WORD = re.compile(
+    r"(?:\b(?:not|no|never|nothing|none)|n['’]t)\s+(?:(?:be|been|really|actually|at\s+all|"
+    r"any\s+longer|longer)\s+)?(\w+)",
+    re.IGNORECASE,
+)
+_OPENING_NEGATION = frozenset({"no", "not", "nothing", "none", "neither", "nor"})
+# a scope beside the factor ("No other key is missing.", "Nothing else is absent."): no denial
+_SCOPE_WORDS = frozenset({"other", "else", "besides", "except", "apart", "another", "more"})
+
+
+def _denies_deviation(piece: str, deviation: set[str]) -> bool:
+    """Whether a clause of a sentence naming no object denies the deviation by its own word: a
+    negation right before it ("The key is not missing.", "There is no missing key.") or a clause
+    opening on a negation that holds it ("No key is missing."), unless the clause speaks of
+    the rest beside the factor (`_SCOPE_WORDS`: "No other key is missing.")."""
+    for clause in _CLAUSES.split(piece):
+        words = _words(clause)
+        if not set(words) & deviation or set(words) & _SCOPE_WORDS:
+            continue
+        if words[0] in _OPENING_NEGATION:
+            return True
+        if any(found.group(1).casefold() in deviation for found in _NEGATED_WORD.finditer(clause)):
+            return True
+    return False
 
 
 def _remedy_undone(piece: str) -> bool:
@@ -1367,8 +1399,7 @@ _NOUN_DISMISSAL = re.compile(
     r"\b(?:unrelated|irrelevant|red\s*herring|benign|coincidental|harmless|noise|a\s*distraction|"
     r"a\s*symptom|symptom|a\s*decoy|innocent|non\s*issue|beside\s+the\s+point|only\s+looks?\s+like|"
     r"(?:does|did|causes?|caused)\s+no\s+harm|"
-    # "never the problem" as "not the problem" (SI red team 35, W2)
-    r"(?:not|never)\s+(?:\w+\s+)?(?:the\s+|an?\s+)?(?:cause|culprit|problem|reason|issue|factor))\b",
+    r"not\s+(?:\w+\s+)?(?:the\s+|an?\s+)?(?:cause|culprit|problem|reason|issue|factor))\b",
     re.IGNORECASE,
 )
 
