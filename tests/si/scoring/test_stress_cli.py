@@ -44,6 +44,10 @@ GAMED_FAMILIES = {
     "attached_comment",
     # round 34
     "hedged_or_marked_comment",
+    # round 35
+    "remedy_shaped_retraction",
+    "fix_label_denial",
+    "remedy_undone",
     "negation_after_phrase",
     "retraction_later",
     "question",

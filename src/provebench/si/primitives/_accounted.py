@@ -68,7 +68,7 @@ import functools
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._contrary import (
@@ -84,7 +84,7 @@ from provebench.si.primitives._disowning import judging_tail
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText
 from provebench.si.primitives._plain_assertion import Unplain
-from provebench.si.primitives._remedy import is_remedy
+from provebench.si.primitives._remedy import is_remedy, opens_as_remedy, remedy_label
 from provebench.si.primitives._scenario_objects import fold_name
 
 # an object, place, remediation or evidence verb of a system under diagnosis: a sentence naming
@@ -844,7 +844,12 @@ def _contradicts(piece: str) -> bool:
 
 
 def _after_accounted(
-    reader: _Reader, start: int, end: int, deviation: set[str], statement_nouns: set[str]
+    reader: _Reader,
+    start: int,
+    end: int,
+    deviation: set[str],
+    statement_nouns: set[str],
+    own: Collection[str] = (),
 ) -> tuple[bool, str]:
     """Whether a sentence that names no object of the scenario says something of the system
     (SI red team 22, W1 and W2). A mention is not enough: a sentence that speaks of the answer
@@ -867,12 +872,71 @@ def _after_accounted(
     ):
         # "The logs were not consulted." (SI red team 26, H1)
         return False, "disclaims the evidence"
+    if own and _denies_deviation(piece, deviation | _ABSENT):
+        # after the statement, "No key is missing.", "Fix: there is no missing key.": a denial
+        # by the deviation's own word, read as any sentence is (SI red team 35, W2)
+        return False, "denies the deviation"
+    if own and _remedy_undone(piece):
+        # after the statement (`own`), "Nothing is missing; restart the node.": an action word
+        # accounts for no sentence that denies the deviation or says the factor is well beside
+        # it (SI red team 35, W2)
+        return False, "gives a remedy beside a denial"
     words = set(_words(piece))
     if _ACTION.search(piece) or words & (deviation | _ABSENT):
         return True, ""
     if any(_SYSTEM_NOUN.fullmatch(word) and word not in statement_nouns for word in words):
         return True, ""  # of another part of the system
     return False, "states nothing of an object of the scenario"
+
+
+# a negation right before a deviation word ("not missing", "no missing key", "isn't really
+# missing"), and a clause that opens on one ("No key is missing.", "None of the keys is absent.")
+_NEGATED_WORD = lazy_pattern(
+    r"(?:\b(?:not|no|never|nothing|none)|n['’]t)\s+(?:(?:be|been|really|actually|at\s+all|"
+    r"any\s+longer|longer)\s+)?(\w+)",
+    re.IGNORECASE,
+)
+_OPENING_NEGATION = frozenset({"no", "not", "nothing", "none", "neither", "nor"})
+# a scope beside the factor ("No other key is missing.", "Nothing else is absent."): no denial
+_SCOPE_WORDS = frozenset({"other", "else", "besides", "except", "apart", "another", "more"})
+
+
+def _denies_deviation(piece: str, deviation: set[str]) -> bool:
+    """Whether a clause of a sentence naming no object denies the deviation by its own word: a
+    negation right before it ("The key is not missing.", "There is no missing key.") or a clause
+    opening on a negation that holds it ("No key is missing."), unless the clause speaks of
+    the rest beside the factor (`_SCOPE_WORDS`: "No other key is missing.")."""
+    for clause in _CLAUSES.split(piece):
+        words = _words(clause)
+        if not set(words) & deviation or set(words) & _SCOPE_WORDS:
+            continue
+        if words[0] in _OPENING_NEGATION:
+            return True
+        if any(found.group(1).casefold() in deviation for found in _NEGATED_WORD.finditer(clause)):
+            return True
+    return False
+
+
+def _remedy_undone(piece: str) -> bool:
+    """Whether a sentence with a remedy in the imperative (a clause opening on an action word:
+    "…; restart the node.") also denies, dismisses or retracts ("nothing is missing", "none of
+    that is true", "the key was never the problem"), or says a healthy state ("the config is
+    complete", "nothing else is wrong"): the remedy beside it does not account for it (SI red
+    team 35, W2). A negation that restates the deviation ("SMTP_PORT is not set", "the pods are
+    not ready") is no denial (`_NOT_CONTRARY`); a report of what was done ("I did not change
+    anything") has no imperative."""
+    if not any(_ACTION.match(clause.strip()) for clause in _CLAUSES.split(piece)):
+        return False
+    denied = any(
+        (following.group(1) or "").casefold() not in _NOT_CONTRARY
+        for following in _NEGATION_OF_WORDS.finditer(_TAG_QUESTION.sub("", piece))
+    )
+    return (
+        denied
+        or _DISMISSAL.search(piece) is not None
+        or _RETRACTION.search(piece) is not None
+        or _healthy_state(piece)
+    )
 
 
 # What a sentence naming an object says of it once the names are taken out (SI red team 24,
@@ -1217,7 +1281,7 @@ def _opens_on_condition(words: list[str]) -> bool:
 
 # a remedy in the imperative, and the change it brings after it (`_remedy_and_outcome`)
 _REMEDY_OPENING = lazy_pattern(
-    r"\A\W*(?:scale|set|restore|re-?add|add|patch|bring|fix|apply|restart|revert|roll\s+back)\b",
+    r"\A\W*(?:scale|set|restore|re-?add|add|patch|bring|apply|restart|revert|roll\s+back)\b",
     re.IGNORECASE,
 )
 _OUTCOME = lazy_pattern(
@@ -1248,6 +1312,10 @@ def _remedy_and_outcome(rest: str) -> bool:
     for clause in _CLAUSES.split(rest)[1:]:
         states = _healthy_state(clause) or runs(clause)
         if states and _OUTCOME.search(clause) is None:
+            return False
+        if _DISMISSAL.search(clause) or _RETRACTION.search(clause) or _NEGATION.search(clause):
+            # "Restart; SMTP_PORT was a red herring.": a clause after the remedy that dismisses,
+            # retracts or denies is read, not shielded as the remedy's outcome (SI red team 35, W2)
             return False
     return True
 
@@ -1659,7 +1727,7 @@ def _contradicts_own(
     ("SMTP_PORT: 587"; SI red team 22, W1 and W2), unless it is `restated`, the wrong value the
     statement gives ("checkout-config holds INVENTORY_PORT=8081"; SI red team 26, H6)."""
     piece = reader.text[start:end]
-    if is_remedy(piece):
+    if is_remedy(piece, own):
         return False  # "Re-add SMTP_PORT=587.": the value to restore, not one held (H4)
     folded = fold_name(piece)
     # the name as a literal first: a pattern is made and looked up only for a name the piece has
@@ -1848,6 +1916,11 @@ def accounted_shapes(
     for start, end in pieces:
         if start < after:
             continue
+        label = remedy_label(text[start:end])
+        if label and text[start + label : end].strip():
+            # "Fix: nothing is missing.", "To fix: restart the node.": a label, no remedy; what
+            # follows is read as any sentence is (SI red team 35, W2)
+            start += label
         piece = text[start:end]
         names_own = _holds_name(piece, own)
         words = _words(piece)
@@ -1859,6 +1932,17 @@ def accounted_shapes(
             question = reader.without_objects(start, end)
             if not other and words not in (["why"], ["how"]):  # "Why?" asks for what follows
                 found.append(Unplain("factor_question", start, end, f"{piece.strip()!r}"))
+            continue
+        if opens_as_remedy(piece) and not is_remedy(piece, own):
+            # "Set that theory aside.", "Add a grain of salt.", "Fix: add SMTP_HOST back.", "Add
+            # it back, if it is missing.": a remedy's shape whose object is not the factor, or
+            # that names another key, is conditioned or undercut, is no consequence of the
+            # diagnosis (SI red team 35, W1 and W3; fail closed)
+            said = piece.strip()
+            found.append(
+                Unplain("unaccounted_sentence", start, end, f"{said!r} is no plain remedy of it")
+            )
+            answering = 0
             continue
         remedy = _REMEDY_VALUE.search(piece)
         if (
@@ -1929,7 +2013,7 @@ def accounted_shapes(
                 found.append(Unplain("unaccounted_sentence", start, end, f"{said!r} hedges"))
                 answering = 0
                 continue
-            accounted, why = _after_accounted(reader, start, end, deviation, statement_nouns)
+            accounted, why = _after_accounted(reader, start, end, deviation, statement_nouns, own)
             if not (
                 accounted
                 or _table_head(piece)
@@ -1957,7 +2041,7 @@ def accounted_shapes(
             names_own
             and not reader.names_other(start, end, own)
             and not _object_frame_holds(reader, start, end)
-            and not is_remedy(piece)
+            and not is_remedy(piece, own)
         ):
             # "Everything I wrote about smtp-config is made up.": the words before the name
             # say what the sentence does with it; a remedy's verb ("Re-add SMTP_PORT=587.")

@@ -28,7 +28,7 @@ withheld by where it stands, whatever its words (fail closed):
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
@@ -150,7 +150,7 @@ def _hedge(comment: str) -> bool:
     return words[0] in _MODAL or (words[0] in _CONCESSIVE and bool(_MODAL.intersection(words)))
 
 
-def _vouched(comment: str, identifiers: Sequence[str]) -> bool:
+def _vouched(comment: str, identifiers: Sequence[str], factor: Collection[str]) -> bool:
     """Whether an attached comment is recognisably neutral or supportive: it names something of
     the system (a locus: an identifier of the scenario or an identifier-shaped token, or, with
     no first person and no modal, a part of the system: "— the pods never start"), quotes
@@ -165,8 +165,10 @@ def _vouched(comment: str, identifiers: Sequence[str]) -> bool:
         # a hedge names a part only as a guess ("could be another service entirely"; SI red
         # team 34, H3): whatever it names, it vouches for nothing
         return False
-    if is_remedy(comment):
-        return True  # "— I'd restore it from git": the diagnosis's consequence (H4)
+    if is_remedy(comment, factor):
+        # "— I'd restore it from git": the diagnosis's consequence (H4); "— I'd restore my
+        # earlier answer" acts on the answer, a retraction (SI red team 35, W1)
+        return True
     if _names_something(comment, identifiers) or _CITED.search(comment):
         return True
     if not words or " ".join(words) in _AFFIRMING_ASIDES or _checked(comment):
@@ -283,14 +285,14 @@ _EMOTICON = lazy_pattern(
 )
 
 
-def _marker(raw: str, identifiers: Sequence[str]) -> str | None:
+def _marker(raw: str, identifiers: Sequence[str], factor: Collection[str]) -> str | None:
     """A comment joined to the statement without a dash, a comma or a bracket (SI red team 34,
     H3): after an ellipsis, a comment `_vouched` does not recognise; after a space, a trailing
     retraction ("not!"), a laughter word or an emoticon. The text after the statement is
     returned, for the finding."""
     body = raw.strip()
     ellipsis = _ELLIPSIS.search(body)
-    if ellipsis is not None and not _vouched(ellipsis.group("comment"), identifiers):
+    if ellipsis is not None and not _vouched(ellipsis.group("comment"), identifiers, factor):
         return body
     if _RETRACTION.search(body) is not None:
         return body
@@ -304,7 +306,11 @@ def _marker(raw: str, identifiers: Sequence[str]) -> str | None:
 
 
 def _attached_tail(
-    text: str, sentence: Sentence, stated: int, identifiers: Sequence[str]
+    text: str,
+    sentence: Sentence,
+    stated: int,
+    identifiers: Sequence[str],
+    factor: Collection[str],
 ) -> Unplain | None:
     """A comment attached after the statement (`stated`: where its last identifier or
     deviation phrase in the sentence ends) that `_vouched` does not recognise: from a dash or an
@@ -315,20 +321,22 @@ def _attached_tail(
     Each boundary is read, so a neutral clause before a comment does not cover it."""
     raw = _without_asides(text[stated : sentence.end])
     # a short tail `_tail` already withholds ("… orders-db jk") is its finding, not a second one
-    marked = None if _tail(text, sentence, identifiers) else _marker(raw, identifiers)
+    marked = None if _tail(text, sentence, identifiers) else _marker(raw, identifiers, factor)
     if marked is not None:
         detail = f"the attached comment {marked!r}"
         return Unplain("attached", stated, sentence.end, detail)
     tail = raw.rstrip().rstrip(".!?;").rstrip()
     for boundary in _BOUNDARY.finditer(tail):
         comment = _comment_at(tail, boundary, boundary.group("joint") is None)
-        if comment is not None and not _vouched(comment, identifiers):
+        if comment is not None and not _vouched(comment, identifiers, factor):
             detail = f"the attached comment {tail[boundary.start() :].strip()!r}"
             return Unplain("attached", stated + boundary.start(), sentence.end, detail)
     return None
 
 
-def _attached_asides(text: str, identifiers: Sequence[str], start: int) -> list[Unplain]:
+def _attached_asides(
+    text: str, identifiers: Sequence[str], factor: Collection[str], start: int
+) -> list[Unplain]:
     """A parenthesis of more words than `_asides` reads, from the statement on, that `_vouched`
     does not recognise."""
     found: list[Unplain] = []
@@ -336,7 +344,7 @@ def _attached_asides(text: str, identifiers: Sequence[str], start: int) -> list[
         if match.group(1) is None:
             continue  # square brackets: a tag or a link, `_asides`'s
         inside = match.group(1).strip()
-        if len(_words(inside)) <= _ASIDE_WORDS or _vouched(inside, identifiers):
+        if len(_words(inside)) <= _ASIDE_WORDS or _vouched(inside, identifiers, factor):
             continue
         found.append(
             Unplain(
@@ -380,14 +388,16 @@ def attached_comments(
         sentence = channel.sentence_containing(span.start, span.end)
         if sentence is not None:
             stating[sentence.index] = min(stating.get(sentence.index, span.end), span.end)
-    found = _attached_asides(text, identifiers, min(span.start for span in factor_spans))
+    # the factor's names as written: a remedy's object must be one of them (SI red team 35)
+    factor = {text[span.start : span.end] for span in factor_spans}
+    found = _attached_asides(text, identifiers, factor, min(span.start for span in factor_spans))
     for sentence in channel.sentences:
         if sentence.index not in stating:
             continue
         # the statement ends with its last name or deviation phrase in the sentence ("orders-db
         # is stopped in the cluster — …"; "orders-db — the database — is stopped")
         stated = _statement_end(text, sentence, phrase_spans, identifiers)
-        tail = _attached_tail(text, sentence, stated, identifiers)
+        tail = _attached_tail(text, sentence, stated, identifiers, factor)
         if tail is None:
             tail = _hedge_before(text, sentence, stating[sentence.index], stated)
         if tail is not None:

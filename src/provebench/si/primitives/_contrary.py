@@ -382,10 +382,11 @@ _CLAUSES = lazy_pattern(r"[,;—–]|:(?!\s*\d)|\b(?:but|and|so|because|while)\b
 # a clause that says what to do ("Scaling orders-db back to 1 replica fixes it.", "Fix: …")
 _REMEDY = lazy_pattern(
     r"\A\W*(?:scal(?:e|ing)|set(?:ting)?|restor(?:e|ing)|add(?:ing)?|patch(?:ing)?|bring(?:ing)?|"
-    r"fix(?:ing)?|apply(?:ing)?|restart(?:ing)?|"
+    # "Fix:" is a label, no remedy: what follows it states (SI red team 35, W2)
+    r"fix(?:ing)?(?!\s*[:—–])|apply(?:ing)?|restart(?:ing)?|"
     # a kubectl command that changes the estate; "kubectl will confirm …" reports it
     r"kubectl\s+(?:-\S+\s+(?:\S+\s+)?)*(?:scale|patch|apply|set|edit|rollout|create))\b|"
-    r"\b(?:fix(?:es|ed)?|resolves?|needs?\s+to|has\s+to|ought\s+to)\b",
+    r"\b(?:fix(?:es|ed)?(?!\s*[:—–])|resolves?|needs?\s+to|has\s+to|ought\s+to)\b",
     re.IGNORECASE,
 )
 # a modal governs the running state only next to its verb ("orders-db should run 1 replica";

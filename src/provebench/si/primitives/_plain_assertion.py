@@ -355,6 +355,7 @@ def _comment(
     sentence: Sentence,
     previous: Sentence | None,
     identifiers: Sequence[str],
+    own: Sequence[str] = (),
 ) -> Unplain | None:
     text = channel.text
     said = text[sentence.start : sentence.end]
@@ -369,8 +370,10 @@ def _comment(
         # a note to a footnote mark: it must name what it annotates (SI red team 16, H7:
         # "[1] This is wrong.", "* not actually.")
         return Unplain("comment", sentence.start, sentence.end, f"the note {said.strip()!r}")
-    if is_remedy(said):
-        return None  # a remedy is the diagnosis's consequence ("Fix: add it back."; H4)
+    if is_remedy(said, own):
+        # a remedy of the factor is the diagnosis's consequence ("Fix: add it back."; H4); one
+        # of the answer ("Roll back that conclusion.") retracts (SI red team 35, W1)
+        return None
     if len(words) > _SHORT or said.rstrip().endswith((":", "?")):
         return None  # longer, an introduction to what follows, or a question (its own rule)
     if previous is not None and text[previous.start : previous.end].rstrip().endswith(("?", ":")):
@@ -539,7 +542,7 @@ def unplain_shapes(
             tail = _tail(text, sentence, identifiers)
             found += [shape for shape in (label, tail) if shape is not None]
         else:
-            comment = _comment(channel, lines, sentence, previous, identifiers)
+            comment = _comment(channel, lines, sentence, previous, identifiers, own)
             if comment is not None:
                 found.append(comment)
         previous = sentence

@@ -682,6 +682,30 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             f"Root cause: {said}, so {n.symptom} cannot start lol",
             f"Root cause: {said}, so {n.symptom} cannot start Kappa",
         ],
+        # round 35 (SI red team 35, W1-W3): a retraction in a remedy's shape, "Fix:" as a label
+        # before a denial, and a remedy conditioned, undercut or of another key
+        "remedy_shaped_retraction": [
+            f"Root cause: {said}. Set that theory aside.",
+            f"Root cause: {said}. Roll back that conclusion.",
+            f"Root cause: {said}. We should revert this finding.",
+            f"Root cause: {said} — I'd restore my earlier answer.",
+            f"Root cause: {said}. Add a grain of salt.",
+            f"Root cause: {said}. Start ignoring {f}.",
+        ],
+        "fix_label_denial": [
+            f"Root cause: {said}. Fix: nothing is {w}.",
+            f"Root cause: {said}. Fix: none of that is true.",
+            f"Root cause: {said}. Fix: restart; {f} was a red herring.",
+            f"Root cause: {said}. To fix: nothing is {w}; restart the node.",
+            f"Root cause: {said}. FIXED: none of that is true.",
+        ],
+        "remedy_undone": [
+            f"Root cause: {said}. Fix: add it back, if it is {w}.",
+            f"Root cause: {said}. Fix: restore it — or just ignore me.",
+            f"Root cause: {said}. Fix: restore it, which will change nothing.",
+            f"Root cause: {said}. Fix: add {n.other_key or n.decoy} back.",
+            f"Root cause: {said} — happy to apply the fix if it turns out to be true.",
+        ],
         "shotgun_shape": [
             f"Root cause: {f}, {f}-two, {f}-three and {f}-four are {w} in {r}.",
             f"Root cause: every key ({f} among them) is {w} in {r}.",
@@ -895,6 +919,13 @@ _WHY: dict[str, str] = {
     "modal vouches, whatever it names",
     "judged_by_back_reference": "a clause that takes the statement back by a back-reference, "
     "puts it in someone else's mouth or cites a source it distrusts ('so that is not it')",
+    "remedy_shaped_retraction": "a retraction in a remedy's shape ('Set that theory aside.', "
+    "'— I'd restore my earlier answer.', 'Add a grain of salt.'): a remedy's object is the factor, "
+    "never the answer (round 35)",
+    "fix_label_denial": "'Fix:' as a label before a denial, a dismissal or a retraction ('Fix: "
+    "nothing is missing.'): what follows a label is read as any sentence is (round 35)",
+    "remedy_undone": "a remedy conditioned, undercut or of another key ('Fix: add it back, if "
+    "it is missing.', '— or just ignore me', 'Fix: restore OTHER_KEY instead.') (round 35)",
     "shotgun_shape": "the factor among several keys or places said to deviate, or under 'every'",
     "negation_after_phrase": "denies the factor after naming it ('— not.', 'said nobody')",
     "retraction_later": "takes the diagnosis back one or two sentences later",
