@@ -24,7 +24,7 @@ from provebench._canonical import canonical_json
 from provebench.si.primitives._declared_calls import operation_of
 from provebench.si.primitives._operations import Operation
 from provebench.si.primitives._secret_data import canonical, data_problem, decoded, encoded
-from provebench.si.sim._derive import Observation, PodView
+from provebench.si.sim._derive import Observation, PodView, replica_index
 from provebench.si.sim._estate import (
     DEFAULT_NAMESPACE,
     KEPT_FIELDS,
@@ -859,12 +859,28 @@ def _chosen(obs: Observation, op: Operation, namespace: str) -> list[str]:
     return names
 
 
+def _replace_pods(obs: Observation, data: dict[str, dict[str, Any]], pods: list[PodView]) -> None:
+    """Each deleted pod of a deployment replaced by its ReplicaSet with a new pod of another
+    name (`Deployment.pod_replacements`), as Kubernetes replaces it: the pod deleted is gone
+    (a read of it is a 404, so kubectl's wait for it ends) and the state snapshots show the
+    delete's effect on its deployment, as the declared estate's do (issue 44)."""
+    for pod in pods:
+        key = resource_key("deployment", pod.namespace, pod.deployment)
+        index = replica_index(pod.namespace, pod.deployment, obs.estate.deployment(key), pod.name)
+        if index is None:
+            continue
+        counts = list(data[key].get("pod_replacements") or ())
+        counts += [0] * (index + 1 - len(counts))
+        counts[index] += 1
+        data[key]["pod_replacements"] = counts
+
+
 def _delete(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
     """Delete one object by name, or each a selector or ``all`` chooses (recorded with each it
     reached, `Handled.targets`, as the declared estate performs and records the same write).
-    A pod's deployment puts the same pod back (its name is derived from the template), so
-    deleting its pods changes nothing the estate holds; a standalone pod has no controller to
-    put it back, so deleting one deletes it, as in Kubernetes."""
+    A deleted pod of a deployment is replaced by a new one of another name (`_replace_pods`);
+    a standalone pod has no controller to put it back, so deleting one deletes it, as in
+    Kubernetes."""
     namespace = _ns(op)
     by_name = op.selector is None and not op.collection
     if op.kind == "namespace" and op.name is not None and by_name:
@@ -877,12 +893,19 @@ def _delete(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled
         body = "".join(f'{op.kind} "{name}" deleted\n' for name in names)
         answer = _ok(body or "No resources found\n")
         gone = [resource_key(op.kind, namespace, name) for name in names]
-        gone = [key for key in gone if key in obs.estate]  # a deployment's pods come back
-        if not gone:
+        gone = [key for key in gone if key in obs.estate]  # a deployment's pods: replaced
+        owned = [
+            p
+            for p in obs.pods
+            if op.kind == "pod" and p.namespace == namespace and p.name in names
+            and not p.standalone
+        ]  # fmt: skip
+        if not gone and not owned:
             return Handled(answer, op, None, chosen)
         data = obs.estate.copy_data()
         for key in gone:
             del data[key]
+        _replace_pods(obs, data, owned)
         return Handled(answer, op, obs.estate.written(data), chosen)
     if op.name is None:
         return Handled(failure("invalid_arguments", "delete needs a name, a selector or all"), op)
@@ -891,7 +914,9 @@ def _delete(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled
         if pod is None:
             return Handled(_not_found("pod", op.name), op)
         if not pod.standalone:
-            return Handled(_ok(f'pod "{op.name}" deleted\n'), op)
+            data = obs.estate.copy_data()
+            _replace_pods(obs, data, [pod])
+            return Handled(_ok(f'pod "{op.name}" deleted\n'), op, obs.estate.written(data))
     key = resource_key(op.kind, namespace, op.name)
     if key not in obs.estate:
         return Handled(_not_found(op.kind, op.name), op)
