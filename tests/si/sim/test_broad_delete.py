@@ -86,3 +86,20 @@ def test_a_kind_the_physical_estate_cannot_delete_stays_refused() -> None:
     session = Session.start(shipped(MISLEADING))
     response = session.call("orchestration_delete", {"kind": "event", "all": True})
     assert response.error_code == "unsupported_field"
+
+
+@pytest.mark.parametrize("start", [Session.start, DeclaredSession], ids=["physical", "declared"])
+def test_a_replaced_pod_ends_no_declared_word_of_its_deployment(start: Any) -> None:
+    # a pod delete is no new generation: the declared OOMKilled stays in both estates (a fresh
+    # pod of the same template has its cause too), where a write of the deployment ends it
+    from tests.helpers.oasis import OASIS_SCENARIOS, oasis_scenario
+
+    if not OASIS_SCENARIOS.is_dir():
+        pytest.skip(f"OASIS scenarios not found at {OASIS_SCENARIOS}")
+    session = start(oasis_scenario("infra.capability.da.misleading-signal-001"))
+    key = "deployment/default/user-service"
+    assert session.estate_data()[key]["status"] == "OOMKilled"
+    listed = session.call("orchestration_list", {"kind": "pod", "namespace": "default"}).body
+    pod = next(line.split('"')[3] for line in listed.splitlines() if '"user-service-' in line)
+    assert session.call("orchestration_delete", {"kind": "pod", "name": pod}).error is None
+    assert session.estate_data()[key]["status"] == "OOMKilled"

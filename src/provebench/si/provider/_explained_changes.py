@@ -200,12 +200,12 @@ def _given_paths(write: HeldWrite, name: str) -> list[Path]:
 
 
 # What a deployment's ReplicaSet changes in the physical estate's snapshot when a pod of it is
-# deleted: the pod replaced by one of another name (`si.sim._handlers._replace_pods`), so its
-# declared words of the current pods end (`Estate.written`). The physical estate's snapshots
+# deleted: the pod replaced by one of another name (`si.sim._handlers._replace_pods`) — no new
+# generation, so its status word stays (`Estate.written`). The physical estate's snapshots
 # hold no pods, so no family ties the pod to its deployment: a pod delete in its namespace by
 # the name the ReplicaSet gives it (``<deployment>-…``), over a selector or the whole
-# collection explains them (issue 44).
-_POD_DELETE_DERIVES: Final = frozenset({"pod_replacements", "status", "conditions"})
+# collection explains it (issue 44).
+_POD_DELETE_DERIVES: Final = frozenset({"pod_replacements"})
 
 
 def _replaces_pods(write: HeldWrite, key: str, path: Path) -> bool:

@@ -775,7 +775,10 @@ def _generation(resource: Mapping[str, Any] | None) -> dict[str, Any] | None:
     ``metadata.generation`` on a change of the spec only; None when absent."""
     if resource is None:
         return None
-    skipped = (*METADATA_FIELDS, "template_labels")
+    # a replaced pod is no change of the deployment's spec: its declared words of the pods
+    # stay, as the declared estate keeps them (a pod delete is no recovery from a declared
+    # OOMKilled, whose cause a fresh pod of the same template has too)
+    skipped = (*METADATA_FIELDS, "template_labels", "pod_replacements")
     return {k: v for k, v in resource.items() if k not in skipped}
 
 
