@@ -416,7 +416,7 @@ def _pod_owners(operation: Operation, initial: FullStateSnapshot) -> list[str]:
     return found
 
 
-def _unreplaced_pods(
+def unreplaced_pods(
     operation: Operation,
     initial: FullStateSnapshot,
     final: FullStateSnapshot,
@@ -490,7 +490,7 @@ def unreflected_delete(
             continue
         earlier = [o for a in successes[:index] for o in _operations_of(a, translations)]
         later = [o for a in successes[index + 1 :] for o in _operations_of(a, translations)]
-        unreplaced = _unreplaced_pods(operation, initial, final, later)
+        unreplaced = unreplaced_pods(operation, initial, final, later)
         if unreplaced is not None:
             return (
                 f"{action.id} ({operation.text()}) was answered success and the final "
@@ -548,4 +548,5 @@ __all__ = [
     "narrowed_targets",
     "unaccounted_calls",
     "unreflected_delete",
+    "unreplaced_pods",
 ]
