@@ -702,6 +702,14 @@ _WORKLOAD_FIELDS: Final[Mapping[str, frozenset[str]]] = {
     "pod": frozenset({"image", "env", "node"}),
     "service": frozenset({"selector", "port", "ports"}),
 }
+# What the API server requires of each (one of them): a pod template's containers (a bare
+# deployment or pod: its `image`), a service's port — Kubernetes refuses a Deployment with no
+# container and a Service with no port (`spec.ports: Required value`).
+_WORKLOAD_REQUIRED: Final[Mapping[str, tuple[str, ...]]] = {
+    "deployment": ("containers", "image"),
+    "pod": ("image",),
+    "service": ("port", "ports"),
+}
 # A container's fields an agent gives: its image's behaviour is simulation data (what the
 # image does when it runs), never part of the object an API request carries.
 _CONTAINER_FIELDS: Final = frozenset({"name", "image", "env", "ports", "resources"})
@@ -739,6 +747,9 @@ def _workload_refusal(kind: str, given: Mapping[str, Any]) -> str | None:
         )
     if extra:
         return f"the physical estate cannot create a {kind} with {', '.join(extra)}"
+    required = _WORKLOAD_REQUIRED[kind]
+    if not any(given.get(field) for field in required):
+        return f"{kind}: {' or '.join(required)}: Required value"
     try:
         KIND_MODELS[kind].model_validate(dict(given))
     except ValidationError as error:
