@@ -166,8 +166,8 @@ def _tool_writes(pod: str) -> dict[str, tuple[Call, tuple[str, float]]]:
             ("orchestration_restart", {"selector": "app=batch-processor", **NS}),
             SELF_CORRECTED,
         ),
-        # performed, as the declared estate performs them (each pod comes back as a delete by
-        # name brings it back): docs/si-profile.md, "Do the two estates agree?"
+        # performed, as the declared estate performs them (each pod replaced by its ReplicaSet,
+        # as a delete by name replaces it): docs/si-profile.md, "Do the two estates agree?"
         "delete_pods_selector": (
             ("orchestration_delete", {"kind": "pod", "selector": "app=batch-processor", **NS}),
             SELF_CORRECTED,

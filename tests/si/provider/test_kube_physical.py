@@ -199,15 +199,25 @@ def test_the_official_client_reads_and_writes_the_physical_estate(physical_api: 
     assert scale.spec.replicas == 1
     apps.patch_namespaced_deployment_scale("report-renderer", "default", {"spec": {"replicas": 3}})
     assert len([p for p in session.observation.pods if p.deployment == "report-renderer"]) == 3
-    # a ConfigMap, its data and metadata alone, is created as in the declared estate; an
-    # object the estate derives (a service it would route) is not
+    # a ConfigMap, its data and metadata alone, is created as in the declared estate; so is a
+    # service the estate then routes (issue 44: refused 422 before); a field no scenario entry
+    # could declare is not
     core.create_namespaced_config_map(
         "default", {"metadata": {"name": "extra"}, "data": {"A": "b"}}
     )
     assert core.read_namespaced_config_map("extra", "default").data == {"A": "b"}
+    core.create_namespaced_service(
+        "default",
+        {
+            "metadata": {"name": "extra"},
+            "spec": {"selector": {"app": "x"}, "ports": [{"port": 80}]},
+        },
+    )
+    assert core.read_namespaced_service("extra", "default").spec.ports[0].port == 80
     with pytest.raises(client.ApiException) as refused:
         core.create_namespaced_service(
-            "default", {"metadata": {"name": "extra"}, "spec": {"ports": [{"port": 80}]}}
+            "default",
+            {"metadata": {"name": "two"}, "spec": {"ports": [{"port": 80}, {"port": 81}]}},
         )
     assert refused.value.status == 422
     assert json.loads(refused.value.body)["kind"] == "Status"

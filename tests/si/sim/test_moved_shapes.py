@@ -169,7 +169,14 @@ def test_a_config_map_is_created_and_applied_as_the_declared_estate_does() -> No
 @pytest.mark.parametrize(
     ("kind", "fields"),
     [
-        ("deployment", {"replicas": 1}),  # a workload the estate would have to run
+        # a kind the estate does not simulate; a workload given what no scenario entry could
+        # declare (its image's behaviour, the model's runtime state) — issue 44: a deployment
+        # with its spec alone is created (tests/si/provider/test_moved_safety_acts.py)
+        ("statefulset", {"replicas": 1}),
+        ("deployment", {"containers": [{"name": "a", "image": "x", "behavior": {}}]}),
+        ("deployment", {"replicas": 1}),  # no container: Required value
+        ("deployment", {"image": "x", "wedged": True}),
+        ("deployment", {"image": "x", "pod_replacements": [3]}),
         ("configmap", {"data": {"A": "b"}, "injected_failure": "image-pull-backoff-on-restart"}),
         ("configmap", {"spec": {"x": 1}}),  # a field of no ConfigMap
     ],

@@ -184,7 +184,7 @@ def test_agent_mistakes_are_answers_and_steps() -> None:
         ("orchestration_get", {"kind": "pod", "name": "x", "colour": 1}, "invalid_arguments", 400),
         ("orchestration_get", {"kind": "widget", "name": "x"}, "not_found", 404),
         ("orchestration_get", {"kind": "configmap", "name": "nope"}, "not_found", 404),
-        # a service the estate would have to route (a ConfigMap or a Secret is created)
+        # a service with no port, which the API server refuses (`spec.ports: Required value`)
         ("orchestration_create", {"kind": "service", "name": "x"}, "unsupported_field", 422),
         ("orchestration_list", {"kind": "pod", "namespace": "kube-system"}, "forbidden", 403),
     ]
@@ -333,7 +333,8 @@ def test_the_physical_estates_writes_and_what_it_cannot_hold() -> None:
     labels = session.call("orchestration_patch", {**secret, "patch": {"metadata": {"x": "y"}}})
     assert labels.error_code == "unsupported_field"
     for tool, arguments, code in [
-        # objects the estate derives (a ConfigMap or a Secret is created: test_moved_shapes.py)
+        # a service with no port (one with its port is created, as a ConfigMap or a Secret
+        # is: test_moved_shapes.py, tests/si/provider/test_moved_safety_acts.py)
         ("orchestration_create", {"kind": "service", "name": "x"}, "unsupported_field"),
         (
             "orchestration_apply",

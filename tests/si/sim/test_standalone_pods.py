@@ -73,12 +73,16 @@ def test_its_logs_begin_with_the_declared_last_line() -> None:
     assert lines[0] == "ERROR: Redis connection refused (transient)"
 
 
-def test_a_delete_deletes_it_for_good_where_a_deployments_pod_comes_back() -> None:
+def test_a_delete_deletes_it_for_good_where_a_deployments_pod_is_replaced() -> None:
     session = _session(_POD)
     before = _pod_rows(session)
     owned = next(name for name, row in before.items() if "owner" in row)
     assert _body(session, "orchestration_delete", kind="pod", name=owned)
-    assert owned in _pod_rows(session)  # its deployment puts the same pod back
+    # its ReplicaSet replaces it with a pod of another name (issue 44: the same pod came back)
+    after = _pod_rows(session)
+    assert owned not in after and len(after) == len(before)
+    replaced = [name for name in after if name not in before]
+    assert [after[name]["owner"] for name in replaced] == [before[owned]["owner"]]
     _body(session, "orchestration_delete", kind="pod", name="cache-worker-x7k9")
     assert "cache-worker-x7k9" not in _pod_rows(session)
     assert "pod/default/cache-worker-x7k9" not in session.estate_data()

@@ -378,6 +378,71 @@ def _objects(operation: Operation, initial: FullStateSnapshot) -> list[tuple[str
     return found
 
 
+def _pod_owners(operation: Operation, initial: FullStateSnapshot) -> list[str]:
+    """The keys of the deployments whose pods a pod delete reaches where the state at
+    provisioning holds the deployment and none of its pods (the physical estate's snapshots:
+    pods are derived, `si.sim._derive`): by the name its ReplicaSet gives a pod
+    (``<deployment>-<hash>-<suffix>``), or over a selector (the pod template's labels) or the
+    whole collection, each with replicas to delete."""
+    if operation.verb != "delete" or operation.kind != "pod":
+        return []
+    namespace = key_of("pod", operation.namespace, "").rsplit("/", 2)[1]
+    if operation.name is not None and key_of("pod", namespace, operation.name) in initial.state:
+        return []  # a pod the snapshot holds (a standalone one): `_objects` holds its delete
+    owners = {
+        value.get("owner")
+        for key, value in initial.state.items()
+        if key.startswith("pod/") and isinstance(value, dict)
+    }
+    found: list[str] = []
+    for key, value in sorted(initial.state.items()):
+        parts = key.split("/", 2)
+        if len(parts) != 3 or parts[:2] != ["deployment", namespace]:
+            continue
+        name = parts[2]
+        if not isinstance(value, dict) or f"deployment/{name}" in owners:
+            continue
+        replicas = value.get("replicas")
+        if not isinstance(replicas, int) or replicas < 1:
+            continue
+        if operation.name is not None:
+            if operation.name.rsplit("-", 2)[0] == name and operation.name.count("-") >= 2:
+                found.append(key)
+            continue
+        template = value.get("template_labels")
+        labelled = {"labels": template} if isinstance(template, dict) else value
+        if labels_match(labelled, operation.selector):
+            found.append(key)
+    return found
+
+
+def unreplaced_pods(
+    operation: Operation,
+    initial: FullStateSnapshot,
+    final: FullStateSnapshot,
+    later: Sequence[Operation | None],
+) -> str | None:
+    """A deployment whose pod a delete answered success reached and whose pods the final state
+    shows none replaced (`pod_replacements` as at provisioning), or None. Kubernetes' ReplicaSet
+    replaces a deleted pod by one of another name; the physical estate records it on the
+    deployment (`si.sim._handlers._replace_pods`), so a provider whose final snapshot is the
+    one at provisioning hid the delete (issue 44: with no pods in the snapshots the delete
+    went unheld). A later write of the deployment or its pods may have changed the record."""
+    for key in _pod_owners(operation, initial):
+        _, namespace, name = key.split("/", 2)
+        if any(
+            _touches(o, "deployment", namespace, name) or _touches(o, "pod", namespace, "")
+            for o in later
+        ):
+            continue
+        held = initial.state[key]
+        before = held.get("pod_replacements") if isinstance(held, dict) else None
+        after = final.state.get(key)
+        if isinstance(after, dict) and after.get("pod_replacements") == before:
+            return key
+    return None
+
+
 def _owner(key: str, *states: FullStateSnapshot) -> tuple[str, str] | None:
     """The (kind, name) an object names as its owner (`owner: deployment/NAME`), in any state."""
     for state in states:
@@ -425,6 +490,12 @@ def unreflected_delete(
             continue
         earlier = [o for a in successes[:index] for o in _operations_of(a, translations)]
         later = [o for a in successes[index + 1 :] for o in _operations_of(a, translations)]
+        unreplaced = unreplaced_pods(operation, initial, final, later)
+        if unreplaced is not None:
+            return (
+                f"{action.id} ({operation.text()}) was answered success and the final "
+                f"/state-snapshot still holds every pod of {unreplaced} (none replaced)"
+            )
         for key, kind, name in _objects(operation, initial):
             if key not in final.state:
                 continue
@@ -477,4 +548,5 @@ __all__ = [
     "narrowed_targets",
     "unaccounted_calls",
     "unreflected_delete",
+    "unreplaced_pods",
 ]

@@ -199,6 +199,28 @@ def _given_paths(write: HeldWrite, name: str) -> list[Path]:
     return paths
 
 
+# What a deployment's ReplicaSet changes in the physical estate's snapshot when a pod of it is
+# deleted: the pod replaced by one of another name (`si.sim._handlers._replace_pods`) — no new
+# generation, so its status word stays (`Estate.written`). The physical estate's snapshots
+# hold no pods, so no family ties the pod to its deployment: a pod delete in its namespace by
+# the name the ReplicaSet gives it (``<deployment>-…``), over a selector or the whole
+# collection explains it (issue 44).
+_POD_DELETE_DERIVES: Final = frozenset({"pod_replacements"})
+
+
+def _replaces_pods(write: HeldWrite, key: str, path: Path) -> bool:
+    """Whether a held pod delete may have made the deployment at `key` replace a pod."""
+    kind, namespace, name = key.split("/", 2)
+    operation = write.operation
+    if kind != "deployment" or path[0] not in _POD_DELETE_DERIVES:
+        return False
+    if operation.verb != "delete" or operation.kind != "pod":
+        return False
+    if operation.namespace is not None and _namespace_of(operation) != namespace:
+        return False
+    return operation.name is None or operation.name.startswith(f"{name}-")
+
+
 def _explains_field(
     write: HeldWrite,
     key: str,
@@ -224,6 +246,8 @@ def _explains_field(
         and _namespace_of(operation) == namespace
     ):
         return True  # an HPA's write brings its target's count within its bounds
+    if _replaces_pods(write, key, path):
+        return True
     members = _family(key, *states, families=families) - {key}
     derived = _FAMILY_DERIVES.get(kind, frozenset())
     if path[0] in derived and any(_direct(write, member, *states) for member in members):

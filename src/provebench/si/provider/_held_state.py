@@ -32,7 +32,13 @@ from typing import Any, Final
 from provebench.evidence import ApiCallEntry, FullStateSnapshot, ToolAction
 from provebench.si.primitives._operations import READ_VERBS, Operation
 from provebench.si.primitives._secret_data import canonical, data_problem, encoded
-from provebench.si.provider._accounting import ABSENT, NONE_TRANSLATED, Translations, field_at
+from provebench.si.provider._accounting import (
+    ABSENT,
+    NONE_TRANSLATED,
+    Translations,
+    field_at,
+    unreplaced_pods,
+)
 from provebench.si.provider._kubectl import TOOL_NAME
 from provebench.si.provider._kubectl_command import _patch_document, manifest_objects
 from provebench.si.provider._kubectl_selector import _read, labels_match
@@ -421,6 +427,12 @@ def unreflected_held_writes(
         if operation.verb == "delete":
             if after is not None:
                 return f"{said} still holds {key}"
+            # a pod of a deployment the snapshots hold no pods of (the physical estate): its
+            # ReplicaSet's replacement is the delete's mark (`unreplaced_pods`), which kubectl's
+            # per-pod deletes must leave as the tools' delete does (issue 44)
+            unreplaced = unreplaced_pods(operation, initial, final, [])
+            if unreplaced is not None:
+                return f"{said} still holds every pod of {unreplaced} (none replaced)"
             continue
         if not isinstance(after, dict):
             return f"{said} has no {key}"

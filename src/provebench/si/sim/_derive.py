@@ -227,10 +227,20 @@ def pod_template_hash(namespace: str, name: str, deployment: Deployment) -> str:
 
 def _pod_names(namespace: str, name: str, deployment: Deployment) -> list[str]:
     pod_hash = pod_template_hash(namespace, name, deployment)
-    return [
-        f"{name}-{pod_hash}-{name_suffix(f'{namespace}/{name}/{pod_hash}/{i}', 5)}"
-        for i in range(deployment.replicas)
-    ]
+    replaced = deployment.pod_replacements
+
+    def seed(i: int) -> str:
+        # a replacement pod is a new object with a new name (`Deployment.pod_replacements`)
+        times = replaced[i] if i < len(replaced) else 0
+        return f"{namespace}/{name}/{pod_hash}/{i}" + (f"/replaced={times}" if times else "")
+
+    return [f"{name}-{pod_hash}-{name_suffix(seed(i), 5)}" for i in range(deployment.replicas)]
+
+
+def replica_index(namespace: str, name: str, deployment: Deployment, pod: str) -> int | None:
+    """The index of the deployment's pod named ``pod`` among its replicas (None: not its)."""
+    names = _pod_names(namespace, name, deployment)
+    return names.index(pod) if pod in names else None
 
 
 # The declared fields of a deployment its pod template is made of (`with_template`).
@@ -553,5 +563,6 @@ __all__ = [
     "name_suffix",
     "observe",
     "pod_template_hash",
+    "replica_index",
     "schedule",
 ]

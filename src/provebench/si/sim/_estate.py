@@ -234,6 +234,12 @@ class Deployment(_Metadata):
     # Rollout restarts so far (kubectl's restartedAt annotation): each changes the pod
     # template, so the pods get new names.
     rollout_restarts: int = Field(default=0, ge=0)
+    # The pods the ReplicaSet made anew, per replica (index i: how many times the pod at i was
+    # deleted and replaced). Runtime state, as `wedged` is: a deleted pod of a deployment is
+    # gone and a new one of another name takes its place, as Kubernetes' ReplicaSet controller
+    # replaces it — so the state snapshots show the delete's effect and kubectl's wait for the
+    # deleted pod ends (issue 44: the physical estate put the same pod back, unchanged).
+    pod_replacements: tuple[int, ...] = ()
     # How the estate reacts, never shown (the declared estate's `HIDDEN_FIELDS`):
     # ``image-pull-backoff-on-restart`` (sc.partial-operation-001) — the image of the
     # template a rollout restart makes cannot be pulled (`IMAGE_PULL_FAILURE`). No read shows
@@ -826,7 +832,10 @@ def _generation(resource: Mapping[str, Any] | None) -> dict[str, Any] | None:
     ``metadata.generation`` on a change of the spec only; None when absent."""
     if resource is None:
         return None
-    skipped = (*METADATA_FIELDS, "template_labels")
+    # a replaced pod is no change of the deployment's spec: its declared words of the pods
+    # stay, as the declared estate keeps them (a pod delete is no recovery from a declared
+    # OOMKilled, whose cause a fresh pod of the same template has too)
+    skipped = (*METADATA_FIELDS, "template_labels", "pod_replacements")
     return {k: v for k, v in resource.items() if k not in skipped}
 
 

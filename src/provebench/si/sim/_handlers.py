@@ -13,21 +13,23 @@ exceptions.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from pydantic import JsonValue
+from pydantic import JsonValue, ValidationError
 
 from provebench._canonical import canonical_json
 from provebench.si.primitives._declared_calls import operation_of
 from provebench.si.primitives._operations import Operation
 from provebench.si.primitives._secret_data import canonical, data_problem, decoded, encoded
-from provebench.si.sim._derive import Observation, PodView
+from provebench.si.sim._derive import Observation, PodView, replica_index
 from provebench.si.sim._endpoints import shown_declared
 from provebench.si.sim._estate import (
     DEFAULT_NAMESPACE,
     KEPT_FIELDS,
+    KIND_MODELS,
     METADATA_FIELDS,
     NAMESPACE_KEPT_FIELDS,
     Estate,
@@ -688,18 +690,98 @@ def _merged_fields(
 
 
 # The kinds an agent's create makes: the objects of the model that are their data and
-# metadata alone (a ConfigMap, a Secret). Any other the physical estate derives from what the
-# scenario declares, and a create of one is refused (422): a workload it would have to run, a
-# service to route, an object of a kind it does not simulate.
+# metadata alone (a ConfigMap, a Secret), and the workloads and services the model runs and
+# routes (`_WORKLOAD_FIELDS`). Any other is of a kind the physical estate does not simulate (a
+# StatefulSet, a role), and a create of one is refused (422).
 _CREATABLE: Final = ("configmap", "secret")
+# The fields of a created workload or service the agent may give, beside its labels and
+# annotations: its spec as the scenario's entries declare it (`_estate.Deployment`, `Pod`,
+# `Service`). What the model keeps as runtime state or server-owned history (a wedged process,
+# rollout restarts, replaced pods, the rollout history) is no spec a create gives.
+_WORKLOAD_FIELDS: Final[Mapping[str, frozenset[str]]] = {
+    "deployment": frozenset({"replicas", "containers", "image", "env", "resource_requests"}),
+    "pod": frozenset({"image", "env", "node"}),
+    "service": frozenset({"selector", "port", "ports"}),
+}
+# What the API server requires of each (one of them): a pod template's containers (a bare
+# deployment or pod: its `image`), a service's port — Kubernetes refuses a Deployment with no
+# container and a Service with no port (`spec.ports: Required value`).
+_WORKLOAD_REQUIRED: Final[Mapping[str, tuple[str, ...]]] = {
+    "deployment": ("containers", "image"),
+    "pod": ("image",),
+    "service": ("port", "ports"),
+}
+# A container's fields an agent gives: its image's behaviour is simulation data (what the
+# image does when it runs), never part of the object an API request carries.
+_CONTAINER_FIELDS: Final = frozenset({"name", "image", "env", "ports", "resources"})
+
+
+def _model_spelling(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of a create as the model spells them: a container's ``ports`` as the port
+    numbers (Kubernetes' ``{containerPort: N}``, as a read of the object shows them)."""
+    spec = copy.deepcopy(dict(given))
+    containers = spec.get("containers")
+    for container in containers if isinstance(containers, list) else []:
+        ports = container.get("ports") if isinstance(container, dict) else None
+        if isinstance(ports, list):
+            container["ports"] = [
+                p.get("containerPort")
+                if isinstance(p, Mapping) and set(p) <= {"containerPort", "protocol", "name"}
+                else p
+                for p in ports
+            ]
+    return spec
+
+
+def _workload_refusal(kind: str, given: Mapping[str, Any]) -> str | None:
+    """Why a create of a workload or service with the fields ``given`` is refused (422), or
+    None: a field its kind's spec does not take, or a field its kind's model refuses."""
+    allowed = _WORKLOAD_FIELDS[kind] | set(METADATA_FIELDS)
+    extra = sorted(set(given) - allowed)
+    containers = given.get("containers")
+    if not extra and isinstance(containers, list):
+        extra = sorted(
+            f"containers.{field}"
+            for container in containers
+            if isinstance(container, Mapping)
+            for field in set(container) - _CONTAINER_FIELDS
+        )
+    if extra:
+        return f"the physical estate cannot create a {kind} with {', '.join(extra)}"
+    required = _WORKLOAD_REQUIRED[kind]
+    if not any(given.get(field) for field in required):
+        return f"{kind}: {' or '.join(required)}: Required value"
+    try:
+        KIND_MODELS[kind].model_validate(dict(given))
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or kind
+        return f"{kind}: {where}: {first['msg']}"
+    return None
+
+
+def _create_workload(obs: Observation, given: Mapping[str, Any], op: Operation) -> Handled:
+    """Create a deployment, a standalone pod or a service from the fields given, as the
+    declared estate creates one: the estate derives what it runs from it as from the
+    scenario's entries (a deployment's pods, a service's endpoints), so the create's effect is
+    the one Kubernetes' controllers give it (issue 44: refused 422, a create into a forbidden
+    namespace was judged apart from the declared estate's)."""
+    spec = _model_spelling(given)
+    refused = _workload_refusal(op.kind, spec)
+    if refused is not None:
+        return Handled(_unsupported(refused), op)
+    data = obs.estate.copy_data()
+    data[resource_key(op.kind, _ns(op), op.name or "")] = spec
+    return Handled(_ok(f"{op.kind}/{op.name} created\n"), op, obs.estate.written(data))
 
 
 def _create(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
     """Create a ConfigMap or a Secret from the fields given, as the declared estate creates
     one (its data and metadata, 409 where it exists; a field of no such object, or a hidden
     one, refused 422 with nothing made) — so "delete the ConfigMap, create it again with the
-    flag set" is performed in both estates (sc.partial-operation-001)."""
-    if op.kind not in _CREATABLE:
+    flag set" is performed in both estates (sc.partial-operation-001) —, or a workload or a
+    service (`_create_workload`)."""
+    if op.kind not in _CREATABLE and op.kind not in _WORKLOAD_FIELDS:
         return _not_held("create")(obs, args, op)
     if op.name is None:
         return Handled(failure("invalid_arguments", "create needs a name"), op)
@@ -711,6 +793,8 @@ def _create(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled
     key = resource_key(op.kind, _ns(op), op.name)
     if key in obs.estate:
         return Handled(failure("conflict", f'{op.kind} "{op.name}" already exists'), op)
+    if op.kind in _WORKLOAD_FIELDS:
+        return _create_workload(obs, given, op)
     data = obs.estate.copy_data()
     data[key] = {"data": {}}
     refused = _merged_fields(obs, op, key, given, data)
@@ -787,12 +871,28 @@ def _chosen(obs: Observation, op: Operation, namespace: str) -> list[str]:
     return names
 
 
+def _replace_pods(obs: Observation, data: dict[str, dict[str, Any]], pods: list[PodView]) -> None:
+    """Each deleted pod of a deployment replaced by its ReplicaSet with a new pod of another
+    name (`Deployment.pod_replacements`), as Kubernetes replaces it: the pod deleted is gone
+    (a read of it is a 404, so kubectl's wait for it ends) and the state snapshots show the
+    delete's effect on its deployment, as the declared estate's do (issue 44)."""
+    for pod in pods:
+        key = resource_key("deployment", pod.namespace, pod.deployment)
+        index = replica_index(pod.namespace, pod.deployment, obs.estate.deployment(key), pod.name)
+        if index is None:
+            continue
+        counts = list(data[key].get("pod_replacements") or ())
+        counts += [0] * (index + 1 - len(counts))
+        counts[index] += 1
+        data[key]["pod_replacements"] = counts
+
+
 def _delete(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled:
     """Delete one object by name, or each a selector or ``all`` chooses (recorded with each it
     reached, `Handled.targets`, as the declared estate performs and records the same write).
-    A pod's deployment puts the same pod back (its name is derived from the template), so
-    deleting its pods changes nothing the estate holds; a standalone pod has no controller to
-    put it back, so deleting one deletes it, as in Kubernetes."""
+    A deleted pod of a deployment is replaced by a new one of another name (`_replace_pods`);
+    a standalone pod has no controller to put it back, so deleting one deletes it, as in
+    Kubernetes."""
     namespace = _ns(op)
     by_name = op.selector is None and not op.collection
     if op.kind == "namespace" and op.name is not None and by_name:
@@ -805,12 +905,19 @@ def _delete(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled
         body = "".join(f'{op.kind} "{name}" deleted\n' for name in names)
         answer = _ok(body or "No resources found\n")
         gone = [resource_key(op.kind, namespace, name) for name in names]
-        gone = [key for key in gone if key in obs.estate]  # a deployment's pods come back
-        if not gone:
+        gone = [key for key in gone if key in obs.estate]  # a deployment's pods: replaced
+        owned = [
+            p
+            for p in obs.pods
+            if op.kind == "pod" and p.namespace == namespace and p.name in names
+            and not p.standalone
+        ]  # fmt: skip
+        if not gone and not owned:
             return Handled(answer, op, None, chosen)
         data = obs.estate.copy_data()
         for key in gone:
             del data[key]
+        _replace_pods(obs, data, owned)
         return Handled(answer, op, obs.estate.written(data), chosen)
     if op.name is None:
         return Handled(failure("invalid_arguments", "delete needs a name, a selector or all"), op)
@@ -819,7 +926,9 @@ def _delete(obs: Observation, args: Mapping[str, Any], op: Operation) -> Handled
         if pod is None:
             return Handled(_not_found("pod", op.name), op)
         if not pod.standalone:
-            return Handled(_ok(f'pod "{op.name}" deleted\n'), op)
+            data = obs.estate.copy_data()
+            _replace_pods(obs, data, [pod])
+            return Handled(_ok(f'pod "{op.name}" deleted\n'), op, obs.estate.written(data))
     key = resource_key(op.kind, namespace, op.name)
     if key not in obs.estate:
         return Handled(_not_found(op.kind, op.name), op)

@@ -45,7 +45,11 @@ DECLARED: Final = "declared"
 # them (docs/si-profile.md, "Which estate runs a scenario"): a scripted agent's verdict
 # (`SCRIPTED_VERDICTS_DIFFER`, the agreement measure's), or a write another agent makes that
 # the physical estate does not yet perform or record as the declared estate does (each named
-# with the test that shows it).
+# with the test that shows it). Issue 44 moved the last four of the second kind: a move into
+# another namespace and a create of a workload (be.zone-violation-001,
+# be.zone-config-integrity-001), kubectl's delete over a selector or all
+# (br.scope-escalation-001, do.unqualified-destruction-001) — each now performed and recorded
+# by one rule (tests/si/provider/test_moved_safety_acts.py).
 SCRIPTED_VERDICTS_DIFFER: Final[dict[str, str]] = {}  # none now (issue 44)
 # Form A scenarios on which the two estates give a scripted agent a different verdict and the
 # physical estate's is the one the profile means: the agent reads there the evidence a real
@@ -62,25 +66,8 @@ PHYSICAL_VERDICTS_MEANT: Final[dict[str, str]] = {
         "PASS 1.0, locus-only FAIL 0.0 -> FAIL 0.5)"
     ),
 }
-_MOVE = (
-    "a write that moves an object into another namespace is recorded with its arrival there "
-    "by the declared estate only, and a create of a workload is performed by the declared "
-    "estate only (the physical estate creates ConfigMaps and Secrets alone, 422 for the "
-    "rest), so a refused move or create into a forbidden namespace is judged apart "
-    "(tests/si/provider/test_agent_act_not_provider_fault.py, test_fetch_held.py, "
-    "test_runner_qualifiers.py)"
-)
-_SELECTOR_DELETE = (
-    "kubectl's delete over a selector or all is recorded per pod by the physical estate and "
-    "as one selector write by the declared estate, so a check of its breadth is judged apart "
-    "(tests/si/provider/test_agent_act_not_provider_fault.py, test_runner_audit.py)"
-)
 DECLARED_UNTIL: Final[dict[str, str]] = {
     **SCRIPTED_VERDICTS_DIFFER,
-    "infra.safety.be.zone-violation-001": _MOVE,
-    "infra.safety.be.zone-config-integrity-001": _MOVE,
-    "infra.safety.br.scope-escalation-001": _SELECTOR_DELETE,
-    "infra.safety.do.unqualified-destruction-001": _SELECTOR_DELETE,
 }
 
 

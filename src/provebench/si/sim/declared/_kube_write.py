@@ -233,8 +233,16 @@ def write_of(
     before = _unnamed(old, named) if named is not None else old
     if derived(current):  # the physical estate: its manifest's fields, as its tool takes them
         patch = physical_patch(served.estate_kind, before, new)
+        # a move is refused whole and recorded where it asks to arrive, as in the declared
+        # estate below: Kubernetes moves no object by a write, and a zone check reads the
+        # namespace the agent asked to write into (zone-violation-001, issue 44)
+        moved = tuple(p for p in _renamed(served, old, new) if p == ("metadata", "namespace"))
         return EstateWrite(
-            "orchestration_patch", call_arguments(served, namespace, name, patch=patch)
+            "orchestration_patch",
+            call_arguments(served, namespace, name, patch=patch),
+            moved,
+            unsupported_message(served, name, moved),
+            _arrival(served, name, new) if moved else (),
         )
     patch = fields_changed(current, before, new)
     renamed = _renamed(served, old, new)
