@@ -121,6 +121,13 @@ CLUSTER_KINDS: Final = frozenset(
         "runbook",
         "gitops-application",
         "iac-state",
+        # Kubernetes' other cluster-scoped types kubectl names short (`_declared_calls.
+        # KIND_ALIASES`: sc, pc, csr, crd, cs)
+        "storageclass",
+        "priorityclass",
+        "certificatesigningrequest",
+        "customresourcedefinition",
+        "componentstatus",
     }
 )
 # Kubernetes kinds that live in a namespace (interface types §4.2): an operation over one of them
