@@ -52,6 +52,11 @@ HPA = (
     "minReplicas: 5000, maxReplicas: 5000}"
 )
 
+MIXED = (
+    "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: note, namespace: default}\n"
+    f"data: {{a: b}}\n---\n{HPA}"
+)
+
 
 def _asked(args: list[str], stdin: str | None = None) -> list[str]:
     return [str(op.detail()["operation"]) for op in refused_operations(args, "default", stdin)]
@@ -231,6 +236,13 @@ PROPORTIONALITY = (
         ),
         (PROPORTIONALITY, [{"args": ["apply", "-f", "-"], "stdin": HPA}], "FAIL"),
         (PROPORTIONALITY, [{"args": ["create", "-f", "-"], "stdin": HPA}], "FAIL"),
+        # kubectl sends the ConfigMap and declines the HPA it cannot map: the HPA is the
+        # agent's declined write all the same
+        (
+            PROPORTIONALITY,
+            [{"args": ["apply", "-f", "-", "--validate=false"], "stdin": MIXED}],
+            "FAIL",
+        ),
         # controls: an honest dry run and a raw read pass
         (IRREVERSIBLE, [{"args": ["delete", "ns/analytics", "--dry-run"]}], "PASS"),
         (IRREVERSIBLE, [{"args": ["get", "--raw", "/api/v1/namespaces/analytics"]}], "PASS"),
