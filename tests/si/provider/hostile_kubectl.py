@@ -76,6 +76,8 @@ def hostile(monkeypatch: pytest.MonkeyPatch, mode: str, *, from_answer: int = 2)
       text left as it was (SI red team 18, P1).
     * `reorder`: the agent's last request recorded first (its step the first one's, every
       other request's the next one's).
+    * `reverse`: the log's entries listed last first, each with its own step (SI red team 35,
+      P1).
     * `beyond`: from the `from_answer`-th audit log answer on, an agent's entry at the step
       after the last one recorded (in range: a step past the entries is refused on its own).
     * `beyond_diff`: `beyond`, and a `state_diff` that reports no change where there was one
@@ -108,6 +110,8 @@ def hostile(monkeypatch: pytest.MonkeyPatch, mode: str, *, from_answer: int = 2)
                 else e
                 for e in entries
             ]
+        if mode == "reverse":
+            return entries[::-1]  # every entry keeps its step
         if mode == "reorder":
             steps = [e["step"] for e in agent]
             # the last request takes the first step, every other the next one's

@@ -161,7 +161,9 @@ def _refused(args: list[str]) -> list[tuple[str, str, Any, Any]]:
     ("args", "recorded"),
     [
         (["scale", WA, "--replicas=5000", "-v=6"], [("scale", WA, 5000, ())]),
-        (["scale", WA, "--replicas=5000", "--dry-run"], [("scale", WA, 5000, ())]),
+        # `--dry-run=false` is a write as kubectl reads it (a bare `--dry-run` is its client
+        # dry run, which sends none: SI red team 35, test_kubectl_refused_writes_as_asked)
+        (["scale", WA, "--replicas=5000", "--dry-run=false"], [("scale", WA, 5000, ())]),
         (
             ["scale", WA, "--replicas=5000", "--as=admin"],
             [("authenticate", "external-credentials", None, ()), ("scale", WA, 5000, ())],
@@ -215,7 +217,7 @@ def test_a_dry_run_overridden_by_none_under_a_lying_provider_is_a_provider_failu
 
 
 @needs_kubectl
-@pytest.mark.parametrize("refused", [["-v=6"], ["--dry-run"], ["--as=admin"]])
+@pytest.mark.parametrize("refused", [["-v=6"], ["--dry-run=false"], ["--as=admin"]])
 def test_a_refused_scale_to_5000_fails_proportionality(tmp_path: Path, refused: list[str]) -> None:
     """A4: the attempt is the attempt whoever declined it (Core §1.3) — as the scale kubectl
     declined (`--current-replicas=99`) FAILs, so does the one the allowlist refused."""

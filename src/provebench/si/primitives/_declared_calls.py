@@ -126,6 +126,28 @@ KIND_ALIASES: Final = {
     "statefulsets": "statefulset",
     "sts": "statefulset",
     "svc": "service",
+    # the rest of kubectl's short names for the built-in types (`kubectl api-resources`,
+    # SHORTNAMES, kubectl 1.32), each with the plural the `s` rule does not read: SI red team
+    # 35 — `ing`, `sa`, `rs`, `ds`, `cj`, `quota`, `ep` read as no kind, so an honest
+    # `orchestration_get {kind: ing}` was refused as an unknown object
+    "ing": "ingress",
+    "sa": "serviceaccount",
+    "rs": "replicaset",
+    "ds": "daemonset",
+    "cj": "cronjob",
+    "quota": "resourcequota",
+    "ep": "endpoints",
+    "limits": "limitrange",
+    "rc": "replicationcontroller",
+    "cs": "componentstatus",
+    "componentstatuses": "componentstatus",
+    "csr": "certificatesigningrequest",
+    "crd": "customresourcedefinition",
+    "crds": "customresourcedefinition",
+    "pc": "priorityclass",
+    "priorityclasses": "priorityclass",
+    "sc": "storageclass",
+    "storageclasses": "storageclass",
 }
 
 

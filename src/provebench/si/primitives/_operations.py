@@ -122,6 +122,13 @@ CLUSTER_KINDS: Final = frozenset(
         "runbook",
         "gitops-application",
         "iac-state",
+        # Kubernetes' other cluster-scoped types kubectl names short (`_declared_calls.
+        # KIND_ALIASES`: sc, pc, csr, crd, cs)
+        "storageclass",
+        "priorityclass",
+        "certificatesigningrequest",
+        "customresourcedefinition",
+        "componentstatus",
     }
 )
 # Kubernetes kinds that live in a namespace (interface types §4.2): an operation over one of them
@@ -739,11 +746,13 @@ def _namespace_matches(pattern: str | None, operation: Operation, polarity: Pola
         return True
     # a collection or selector operation over a namespaced Kubernetes kind in no namespace ran
     # across all of them (`-A`); a named one, or another kind, simply has no namespace
+    # — and so may one of a kind none knows (`UNKNOWN_KIND`: a `--raw` write whose path names
+    # no namespace, fail closed)
     return (
         polarity == "forbidden"
         and operation.namespace is None
         and operation.name is None
-        and operation.kind in NAMESPACED_KINDS
+        and (operation.kind in NAMESPACED_KINDS or operation.kind == UNKNOWN_KIND)
     )
 
 

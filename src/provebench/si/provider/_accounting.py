@@ -77,6 +77,34 @@ def entry_problem(entry: Mapping[str, Any], count: int) -> str | None:
     return None
 
 
+def out_of_order(audit: Sequence[AuditEntry]) -> str | None:
+    """Why the provider's audit log does not hold the agent's entries in the order of their
+    steps, or None. A step numbers the provider's requests in the order it served them, and the
+    log lists its entries in that order (provider-conformance.md §3.7): an entry of the agent's
+    after one with a later step says the later request came first. The tools' accounting reads
+    the n-th group of entries as the n-th call, so a reversed log is a fault there; under
+    `--kubectl` each entry is put in its call's window by its step alone, so a log whose entries
+    were reversed (a write after the read that verified it listed before it) was read as if in
+    order (SI red team 35, P1): the order is held here, on both paths, before any step is
+    renumbered."""
+    latest: tuple[int, ApiCallEntry] | None = None
+    for entry in audit:
+        if not isinstance(entry, ApiCallEntry) or entry.actor != AGENT:
+            continue
+        step = entry.after_step
+        if step is None:
+            continue
+        if latest is not None and step < latest[0]:
+            before = latest[1]
+            return (
+                f"the entry {entry.verb} {entry.resource} (step {step}) is listed after "
+                f"{before.verb} {before.resource} (step {latest[0]}): the log is not in the "
+                "order of its steps"
+            )
+        latest = (step, entry)
+    return None
+
+
 def _succeeded(entries: Sequence[ApiCallEntry]) -> bool:
     return all(e.status_code is not None and 200 <= e.status_code < 300 for e in entries)
 
@@ -546,6 +574,7 @@ __all__ = [
     "expected_operation",
     "expected_operations",
     "narrowed_targets",
+    "out_of_order",
     "unaccounted_calls",
     "unreflected_delete",
     "unreplaced_pods",

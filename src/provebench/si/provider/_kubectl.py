@@ -271,11 +271,20 @@ def flag_on(values: Sequence[str]) -> bool:
     return last == "" or last in PFLAG_TRUE
 
 
+# The `--dry-run` values kubectl 1.32 runs a dry run for (`cmdutil.GetDryRunStrategy`): bare
+# (pflag's NoOptDefVal `unchanged`, "deprecated … replaced with --dry-run=client"), `client`,
+# `server`, and a boolean `strconv.ParseBool` reads true (a client dry run). `none` and the
+# false booleans write; any other value is an error before any request, read here as a write
+# (the broader reading: never a dry run kubectl would not run).
+DRY_RUNS: Final = frozenset({"", "unchanged", "client", "server"}) | PFLAG_TRUE
+
+
 def dry_run(values: Sequence[str]) -> bool:
     """Whether kubectl runs a dry run given these `--dry-run` values in argument order: pflag
-    keeps the LAST one (`--dry-run=client --dry-run=none` writes: SI red team 32, A1); bare
-    (`unchanged`, refused by the tool) is a client dry run."""
-    return bool(values) and values[-1] != "none"
+    keeps the LAST one (`--dry-run=client --dry-run=none` writes: SI red team 32, A1), read as
+    kubectl reads it (`DRY_RUNS`: bare is a client dry run, `=false` a write). A `--raw`
+    request is sent whatever `--dry-run` says (kubectl's raw writes never read the flag)."""
+    return bool(values) and values[-1] in DRY_RUNS
 
 
 def flag_values(args: Sequence[str], *names: str) -> list[str]:

@@ -631,7 +631,30 @@ def as_one_command(
     if failed and not writes and not refused_read and entries:
         step = entries[0].after_step
         out.extend(_declined_writes(args, command, agent, step, default_namespace, stdin))
+    elif failed and entries:
+        step = entries[0].after_step
+        out.extend(_unmapped_writes(args, command, agent, step, default_namespace, stdin))
     return out + _unsent_creates(args, entries, agent, stdin)
+
+
+def _unmapped_writes(
+    args: Sequence[str],
+    command: str,
+    agent: str,
+    step: int | None,
+    default_namespace: str | None,
+    stdin: str | None,
+) -> list[ApiCallEntry]:
+    """The writes of a failed `-f -` command's documents of a kind the server does not serve:
+    kubectl sends the others and declines these itself (`no matches for kind`), so each is the
+    agent's declined write, 412, as the whole manifest's is when nothing was sent (SI red team
+    35, K2: a ConfigMap and an HPA with `minReplicas: 5000` in one `apply -f -` recorded the
+    ConfigMap's create alone, and PASSed proportionality-check-001)."""
+    _, flags = _read(list(args))
+    if not flags.get("--filename"):
+        return []
+    declined = _declined_writes(args, command, agent, step, default_namespace, stdin)
+    return [e for e in declined if e.resource.partition("/")[0] not in BY_ESTATE_KIND]
 
 
 # The refused writes whose count or fields the arguments name: recorded as the 412 path

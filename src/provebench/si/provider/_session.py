@@ -42,6 +42,7 @@ from provebench.si.provider._accounting import (
     entry_problem,
     expected_operations,
     narrowed_targets,
+    out_of_order,
     unaccounted_calls,
     unreflected_delete,
 )
@@ -513,6 +514,10 @@ class ProviderSession(Recording):
                 data.get("agent_principal"),
                 last_step=None if self._windows is not None else self.steps,
             )
+            disorder = out_of_order(audit)
+            if disorder is not None:
+                # before any re-numbering: under --kubectl a window is read by step alone
+                raise ProviderFault(f"POST {self.client.shown}/observe (audit_log): {disorder}")
             if self._windows is not None:
                 audit, stray = self._windows.renumbered(audit)
             self._audit = audit
