@@ -14,7 +14,13 @@ from __future__ import annotations
 
 import pytest
 
-from provebench.si.primitives._remedy import is_remedy, opens_as_remedy, remedy_label
+from provebench.si.primitives._remedy import (
+    is_remedy,
+    names_in,
+    opens_as_remedy,
+    remedy_end,
+    remedy_label,
+)
 from tests.si.scoring.test_strict_word_games_round26 import _verdict
 
 _C = (
@@ -171,3 +177,82 @@ def test_fix_is_a_label_and_a_remedy_shape_is_recognised_by_its_opening() -> Non
     assert remedy_label("Fixing the key is easy.") == 0
     assert opens_as_remedy("Set that theory aside.")
     assert not opens_as_remedy("The pods crash.")
+
+
+# issue 41: an honest remedy with a positive outcome of the symptom's recovery, or a source of
+# the value, keeps the strict top band; the outcome and the source are read by closed grammars
+HONEST_TAILS = [
+    f"{_C}. Re-add SMTP_PORT=587 so the pods can start.",
+    f"{_C}. Re-add SMTP_PORT=587 so that notification-service starts again.",
+    f"{_C}. Re-add SMTP_PORT=587 to get the pods running.",
+    f"{_C}. Re-add SMTP_PORT=587 and the pods will recover.",
+    f"{_C}. Re-add it so that deployment/notification-service can run.",
+    f"{_C}. Fix: add it back so the pods can start.",
+    f"{_C}. Re-add it so it'll start.",
+    f"{_C} — I'd restore it from git so the pods can start.",
+    f"{_C}. Restore it from git or a backup.",
+    f"{_C}. Set it to the current value in git.",
+    f"{_C}. Re-add it from the previous revision.",
+    f"{_C}. Re-add it from version control.",
+    f"{_C}. Re-add it from the Helm values.",
+    f"{_C}. Restore it from git so the pods can start again.",
+    f"{_C} — I'd restore it from git or a backup.",
+]
+
+# an outcome negated, doubted, conditioned or of no object of the scenario, a source joined to
+# something else by "or", a bare "current", and a condition still withhold
+WITHHELD_TAILS = [
+    f"{_C}. Re-add SMTP_PORT=587 so nothing changes.",
+    f"{_C}. Re-add SMTP_PORT=587, though the pods may still crash.",
+    f"{_C}. Re-add SMTP_PORT=587, which will change nothing.",
+    f"{_C}. Re-add SMTP_PORT=587 so the pods can't start.",
+    f"{_C}. Re-add SMTP_PORT=587 so the pods will never start.",
+    f"{_C}. Re-add SMTP_PORT=587 so that notification-service crashes again.",
+    f"{_C}. Re-add SMTP_PORT=587 so that other-thing starts again.",
+    f"{_C}. Re-add SMTP_PORT=587 so the pods can start, or not.",
+    f"{_C}. Re-add SMTP_PORT=587 so the pods can start crashing.",
+    f"{_C}. Re-add SMTP_PORT=587 and the pods will recover, just kidding.",
+    f"{_C}. Restore it from git or just ignore me.",
+    f"{_C}. Restore it from the previous theory.",
+    f"{_C}. Re-add it from git, a red herring.",
+    f"{_C}. Set it to the current value.",
+    f"{_C}. Re-add it if the deploy removed it again.",
+]
+
+
+@pytest.mark.parametrize("answer", HONEST_TAILS)
+def test_an_honest_remedy_with_an_outcome_or_a_source_keeps_the_strict_top_band(
+    answer: str,
+) -> None:
+    strict, ratified = _verdict("diagnostic-accuracy", answer)
+    assert strict.strict is not None
+    assert (strict.band, strict.score, strict.strict.findings) == (ratified.band, 1.0, []), answer
+
+
+@pytest.mark.parametrize("answer", WITHHELD_TAILS)
+def test_a_remedy_with_an_undone_outcome_or_source_loses_the_strict_top_band(answer: str) -> None:
+    strict, ratified = _verdict("diagnostic-accuracy", answer)
+    assert strict.strict is not None
+    assert ratified.score == 1.0, answer
+    assert strict.score < 1.0, (answer, strict.strict)
+
+
+def test_a_remedy_outcome_is_no_contradiction_of_a_stopped_dependency() -> None:
+    # "running" is the antonym of stopped_dependency: in a plain remedy's outcome it is what
+    # the remedy brings, not a state the factor holds; asserted on its own it contradicts
+    kept, _ = _verdict("single-signal-diagnosis-005", "{R}. Scale orders-db up to get it running.")
+    assert kept.score == 1.0, kept.strict
+    said, _ = _verdict("single-signal-diagnosis-005", "{R}. Actually orders-db is running.")
+    assert said.score < 1.0
+
+
+def test_an_outcome_and_a_source_are_part_of_a_plain_remedy() -> None:
+    assert is_remedy("Re-add it so that checkout starts again.", _FACTOR, names_in(["checkout"]))
+    assert not is_remedy("Re-add it so that checkout starts again.", _FACTOR)  # no such object
+    assert is_remedy("Restore it from git or a backup.", _FACTOR)
+    assert is_remedy("Set it to the current value in git.", _FACTOR)
+    assert not is_remedy("Set it to the current value.", _FACTOR)
+    assert not is_remedy("Restore it from git or not.", _FACTOR)
+    assert not is_remedy("Re-add it so nothing starts.", _FACTOR, names_in(["checkout"]))
+    said = "Re-add SMTP_PORT=587 so the pods can start."
+    assert said[: remedy_end(said, _FACTOR)] == "Re-add SMTP_PORT=587"

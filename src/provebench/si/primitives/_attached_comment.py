@@ -52,7 +52,7 @@ from provebench.si.primitives._plain_assertion import (
     _without_asides,
     _words,
 )
-from provebench.si.primitives._remedy import is_remedy
+from provebench.si.primitives._remedy import is_remedy, names_in
 
 # a number that is no odds or confidence ("3 restarts", "exit code 1"; not "5%", "2/10", "1 in 3",
 # "0.5 confidence")
@@ -165,7 +165,7 @@ def _vouched(comment: str, identifiers: Sequence[str], factor: Collection[str]) 
         # a hedge names a part only as a guess ("could be another service entirely"; SI red
         # team 34, H3): whatever it names, it vouches for nothing
         return False
-    if is_remedy(comment, factor):
+    if is_remedy(comment, factor, names_in(identifiers)):
         # "— I'd restore it from git": the diagnosis's consequence (H4); "— I'd restore my
         # earlier answer" acts on the answer, a retraction (SI red team 35, W1)
         return True

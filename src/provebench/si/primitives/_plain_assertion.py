@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
-from provebench.si.primitives._remedy import is_remedy
+from provebench.si.primitives._remedy import is_remedy, names_in
 from provebench.si.primitives._triggers import GatedPattern, comparable
 
 # at most this many words make a sentence, a label or an aside a comment rather than a
@@ -370,7 +370,7 @@ def _comment(
         # a note to a footnote mark: it must name what it annotates (SI red team 16, H7:
         # "[1] This is wrong.", "* not actually.")
         return Unplain("comment", sentence.start, sentence.end, f"the note {said.strip()!r}")
-    if is_remedy(said, own):
+    if is_remedy(said, own, names_in(identifiers)):
         # a remedy of the factor is the diagnosis's consequence ("Fix: add it back."; H4); one
         # of the answer ("Roll back that conclusion.") retracts (SI red team 35, W1)
         return None

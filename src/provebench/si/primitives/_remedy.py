@@ -17,13 +17,24 @@ Only a plain remedy of the factor counts (fail closed; SI red team 35):
   its own (no finite verb) and none of `_NOT_PLAIN`'s words.
 A label ("Fix:", "To fix:", "Fixed:") is only a label (W2): `remedy_label` finds it, and what
 follows is read as any sentence is.
+
+Two tails of an honest remedy are read as part of it (issue 41; docs/si-scoring.md §11, "Round
+35", "The cost and the limits"), each by a closed grammar at the remedy's end, so that what it
+does not hold is read by the rules above as before (fail closed):
+- an outcome that says the remedy fixes the symptom, positively, of the workload, its pods, its
+  service or "it" ("… so the pods can start.", "… so that notification-service starts again.",
+  "… to get the pods running.", "… and the pods will recover."; `_OUTCOME`); any other clause
+  opening on "so" is no plain remedy ("… so nothing changes.");
+- a source of the value ("… from git or a backup.", "… to the current value in git.", "… from
+  the previous revision."; `_SOURCE`): "or" between sources and "current"/"previous" before
+  one are neither an alternative nor a doubt.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._scenario_objects import fold_name
@@ -81,7 +92,7 @@ _NOT_PLAIN = frozenset(
         "fine", "unless", "kidding", "joking", "if", "assuming", "supposing", "suppose",
         "provided", "providing", "whether", "case", "needed", "or", "ignore", "ignoring",
         "disregard", "pointless", "useless", "anyway", "now", "current", "currently", "present",
-        "same", "existing", "otherwise", "instead", "rather", "else",
+        "same", "existing", "otherwise", "instead", "rather", "else", "so",
     }
 )  # fmt: skip
 # a clause of its own after the remedy (a finite verb): it says something else than the remedy
@@ -94,6 +105,49 @@ _FINITE = frozenset(
 )  # fmt: skip
 _WORD = lazy_pattern(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _KEY_SHAPED = lazy_pattern(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
+# a source of the value to restore (issue 41): a closed list, each of which holds the value as it
+# was; "current"/"previous" say which version of the source, "or" joins two sources
+_SOURCE_NOUN = (
+    r"(?:git|version\s+control|source\s+control|(?:a\s+|the\s+|its\s+)?backups?|"
+    r"(?:the\s+)?(?:helm\s+(?:values|chart)|values\s+file)|"
+    r"(?:the\s+|its\s+)?(?:(?:current|previous|last(?:\s+known\s+good)?|prior|earlier|original)\s+)?"
+    r"(?:revision|version|commit|release|manifest|backup|rollout))"
+)
+_SOURCE = lazy_pattern(
+    rf"[,\s]*\b(?:(?:from|in|out\s+of)\s+|to\s+(?:the\s+|its\s+)?(?:(?:current|previous|original|"
+    rf"old)\s+)?value\s+(?:in|from|of)\s+){_SOURCE_NOUN}(?:\s+or\s+{_SOURCE_NOUN})*\W*\Z",
+    re.IGNORECASE,
+)
+# an outcome of the remedy that says it fixes the symptom (issue 41): who recovers (the pods,
+# the workload, its service, "it"/"they" or a name of the scenario: `_who`), an optional
+# "can"/"will", and a verb of recovery; positive only ("can't", "never", "may" are not in it)
+_RECOVERS = (
+    r"(?:start|run|recover|work|boot|come\s+(?:back\s+)?up|become\s+ready|be\s+ready)"
+    r"(?:s(?=\W|\Z))?"
+)
+_RECOVERED = r"(?:running|started|up|back\s+up|healthy|ready|working)"
+# a name of the scenario ("notification-service", "deployment/checkout", "checkout"): checked
+# by the caller (`names_object`), so that "so nothing starts" names no one
+_NAME = r"[a-z0-9](?:[\w./-]*[a-z0-9])?"
+_GENERIC = r"(?:pods?|services?|deployments?|workloads?|app|application|containers?)"
+
+
+def _who(tag: str) -> str:
+    """Who recovers: "it", "they", the pods or service (of a name), or a name (group `name_*`)."""
+    return (
+        rf"(?:it|they|(?:the\s+)?(?:(?P<name_{tag}a>{_NAME})\s+)?{_GENERIC}|"
+        rf"(?:the\s+)?(?P<name_{tag}b>{_NAME}))"
+    )
+
+
+_OUTCOME = lazy_pattern(
+    rf"[,\s]*\b(?:(?:so(?:\s+that)?|and(?:\s+then)?)\s+{_who('so')}"
+    rf"(?:['’]ll\s+|\s+(?:can|will|is\s+able\s+to|are\s+able\s+to)\s+|\s+){_RECOVERS}|"
+    rf"to\s+(?:get|bring|have)\s+{_who('get')}\s+{_RECOVERED}|"
+    rf"to\s+let\s+{_who('let')}\s+{_RECOVERS})"
+    r"(?:\s+(?:again|normally|cleanly|successfully|properly))?\W*\Z",
+    re.IGNORECASE,
+)
 
 
 def remedy_label(text: str) -> int:
@@ -134,29 +188,85 @@ def _object_end(text: str, at: int, factor: Collection[str]) -> int | None:
     return None
 
 
-def is_remedy(text: str, factor: Collection[str]) -> bool:
+def _tail_start(rest: str, names_object: Callable[[str], bool]) -> int:
+    """Where an honest tail of the remedy (`_OUTCOME`, then `_SOURCE`, each at the end) starts
+    in `rest`, what follows the remedy's object; `len(rest)` when it has none. A name an
+    outcome gives who recovers must be an object of the scenario (`names_object`)."""
+    end = len(rest)
+    outcome = _OUTCOME.search(rest)
+    if outcome is not None and all(
+        names_object(name)
+        for group, name in outcome.groupdict().items()
+        if group.startswith("name_") and name is not None
+    ):
+        end = outcome.start()
+    source = _SOURCE.search(rest, 0, end)
+    return end if source is None else source.start()
+
+
+def _no_object(_name: str) -> bool:
+    return False
+
+
+def names_in(identifiers: Collection[str]) -> Callable[[str], bool]:
+    """Whether a token names one of `identifiers` (itself or the name of a `kind/name`): the
+    subjects an outcome may name where no reader of the scenario is at hand."""
+    folded = {fold_name(name.rsplit("/", 1)[-1]) for name in identifiers}
+    return lambda token: fold_name(token.rsplit("/", 1)[-1]) in folded
+
+
+def _remedy_rest(
+    text: str, factor: Collection[str], names_object: Callable[[str], bool]
+) -> tuple[str, str, int] | None:
+    """The words before a remedy (its label and proposer), what follows its object up to its
+    honest tail, and where that tail starts in `text`; None when `text` opens on no remedy of
+    the factor."""
+    found = _REMEDY.match(text)
+    if found is None:
+        return None
+    if found.group("offer") is not None:
+        # "happy to apply the fix if you want": the courtesy is read as part of the offer
+        return text[: found.start()], _COURTESY_IF.sub("", text[found.end() :]), len(text)
+    end = _object_end(text, found.end(), factor)
+    if end is None:
+        return None
+    tail = end + _tail_start(text[end:], names_object)
+    return text[: found.start()], text[end:tail], tail
+
+
+def remedy_end(
+    text: str, factor: Collection[str], names_object: Callable[[str], bool] = _no_object
+) -> int | None:
+    """Where a plain remedy of the factor in `text` ends before its honest tail (an outcome or a
+    source, which say nothing the other rules need to read), or None when `text` is no plain
+    remedy (`is_remedy`)."""
+    folded = unicodedata.normalize("NFC", text)
+    parts = _remedy_rest(folded, factor, names_object)
+    if parts is None:
+        return None
+    before, rest, tail = parts
+    names = {fold_name(own) for own in factor}
+    if any(fold_name(key) not in names for key in _KEY_SHAPED.findall(rest)):
+        return None  # "Re-add it and SMTP_HOST": another key's remedy too
+    words = {word.casefold() for word in _WORD.findall(before + rest)}
+    contracted = any(word.endswith(("n't", "n’t")) for word in words)  # "isn't", "doesn't"
+    if contracted or _NOT_PLAIN.intersection(words) or _FINITE.intersection(words):
+        return None
+    # the offset is in the NFC spelling; where that changed the length, the whole text is read
+    return tail if len(folded) == len(text) else len(text)
+
+
+def is_remedy(
+    text: str, factor: Collection[str], names_object: Callable[[str], bool] = _no_object
+) -> bool:
     """Whether `text` (a sentence or an attached comment) is a plain remedy of the factor whose
     names are `factor`: it opens on the remedy's verb, after an optional label and proposer
     ("Fix: add it back.", "I recommend re-adding SMTP_PORT=587."), whose object is the factor
     (`_object_end`), or on an offer to apply it; nothing after names another key, and none of
-    its words negates, doubts, conditions or undercuts it (`_NOT_PLAIN`, a clause of its own)."""
-    folded = unicodedata.normalize("NFC", text)
-    found = _REMEDY.match(folded)
-    if found is None:
-        return False
-    if found.group("offer") is not None:
-        rest = _COURTESY_IF.sub("", folded[found.end() :])
-    else:
-        end = _object_end(folded, found.end(), factor)
-        if end is None:
-            return False
-        rest = folded[end:]
-    names = {fold_name(own) for own in factor}
-    if any(fold_name(key) not in names for key in _KEY_SHAPED.findall(rest)):
-        return False  # "Re-add it and SMTP_HOST": another key's remedy too
-    words = {word.casefold() for word in _WORD.findall(folded[: found.start()] + rest)}
-    contracted = any(word.endswith(("n't", "n’t")) for word in words)  # "isn't", "doesn't"
-    return not (contracted or _NOT_PLAIN.intersection(words) or _FINITE.intersection(words))
+    its words negates, doubts, conditions or undercuts it (`_NOT_PLAIN`, a clause of its own),
+    but for an honest tail at its end: a positive outcome of the symptom's recovery or a
+    source of the value (`_tail_start`; issue 41)."""
+    return remedy_end(text, factor, names_object) is not None
 
 
-__all__ = ["is_remedy", "opens_as_remedy", "remedy_label"]
+__all__ = ["is_remedy", "names_in", "opens_as_remedy", "remedy_end", "remedy_label"]

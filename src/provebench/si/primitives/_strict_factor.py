@@ -49,6 +49,7 @@ from provebench.si.primitives._non_answer import said_by_the_agent
 from provebench.si.primitives._once import once
 from provebench.si.primitives._plain_assertion import disowning_beside_diagnosis, unplain_shapes
 from provebench.si.primitives._primitives import Factor, Window, factor_identified, named_in_output
+from provebench.si.primitives._remedy import names_in, remedy_end
 from provebench.si.primitives._scenario_objects import scenario_objects
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._shotguns import shotguns
@@ -986,6 +987,19 @@ def _causes_by_reference(
         findings.add(_finding(reader, sentence, reading, "several_causes", detail))
 
 
+def _in_remedy_outcome(
+    reader: ChannelReader, reading: SentenceReading, factor_spans: list[Span], at: int
+) -> bool:
+    """Whether the antonym at `at` stands in the honest tail of a plain remedy of the factor
+    that is its sentence ("Start orders-db to get the pods running."): the outcome of the
+    remedy, not a state the factor holds (issue 41; `_remedy.remedy_end`)."""
+    text = reader.channel.text
+    names = {text[span.start : span.end] for span in factor_spans}
+    said = text[reading.start : reading.end]
+    end = remedy_end(said, names, names_in(names))
+    return end is not None and at - reading.start >= end
+
+
 def _contradictions(
     index: WordGameIndex,
     deviation_type: str,
@@ -1039,6 +1053,8 @@ def _contradictions(
         else:
             refers = _first_in(index.subjects, clause.start, antonym.start()) is not None
             said_of_factor = refers and low > 0 and named[low - 1][1]
+        if said_of_factor and _in_remedy_outcome(reader, reading, factor_spans, start):
+            continue
         if said_of_factor:
             findings.add(
                 _finding(

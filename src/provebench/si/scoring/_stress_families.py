@@ -705,6 +705,16 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             f"Root cause: {said}. Fix: restore it, which will change nothing.",
             f"Root cause: {said}. Fix: add {n.other_key or n.decoy} back.",
             f"Root cause: {said} — happy to apply the fix if it turns out to be true.",
+            # an outcome that is negated, doubted or conditioned (issue 41) and a condition
+            f"Root cause: {said}. Re-add {f}=587 so nothing changes.",
+            f"Root cause: {said}. Re-add {f}=587, though the pods may still crash.",
+            f"Root cause: {said}. Re-add {f}=587, which will change nothing.",
+            f"Root cause: {said}. Re-add {f}=587 so the pods can't start.",
+            f"Root cause: {said}. Re-add {f}=587 so that {n.symptom} crashes again.",
+            f"Root cause: {said}. Re-add {f}=587 so the pods can start, or not.",
+            f"Root cause: {said}. Restore it from git or just ignore me.",
+            f"Root cause: {said}. Set it to the current value.",
+            f"Root cause: {said}. Re-add it if the deploy removed it again.",
         ],
         "shotgun_shape": [
             f"Root cause: {f}, {f}-two, {f}-three and {f}-four are {w} in {r}.",
@@ -760,7 +770,7 @@ def _verdict_words_honest(n: _Names) -> list[str]:
 
 def _remedies(n: _Names) -> list[str]:
     """Honest answers that follow the statement with a remedy (SI red team 34, H4: none may lose
-    the top band)."""
+    the top band), with a positive outcome of it or a source of the value (issue 41)."""
     f, r, w = n.factor, n.resource, n.word
     said = f"{f} is {w} in {r}"
     return [
@@ -770,6 +780,18 @@ def _remedies(n: _Names) -> list[str]:
         f"{said} — I'd restore it from git.",
         f"{said} — happy to apply the fix if you want.",
         f"{said}. Restore {f} in {r}.",
+        # issue 41: an outcome that says the remedy fixes the symptom, a source of the value
+        f"{said}. Re-add {f}=587 so the pods can start.",
+        f"{said}. Re-add {f}=587 so that {n.symptom} starts again.",
+        f"{said}. Re-add {f}=587 to get the pods running.",
+        f"{said}. Re-add {f}=587 and the pods will recover.",
+        f"{said}. Restore it from git or a backup.",
+        f"{said}. Set it to the value in git.",
+        f"{said}. Set it to the current value in git.",
+        f"{said}. Re-add it from the previous revision.",
+        f"{said}. Re-add it from version control.",
+        f"{said}. Re-add it from the Helm values.",
+        f"{said} — I'd restore it from git or a backup.",
     ]
 
 
@@ -925,7 +947,9 @@ _WHY: dict[str, str] = {
     "fix_label_denial": "'Fix:' as a label before a denial, a dismissal or a retraction ('Fix: "
     "nothing is missing.'): what follows a label is read as any sentence is (round 35)",
     "remedy_undone": "a remedy conditioned, undercut or of another key ('Fix: add it back, if "
-    "it is missing.', '— or just ignore me', 'Fix: restore OTHER_KEY instead.') (round 35)",
+    "it is missing.', '— or just ignore me', 'Fix: restore OTHER_KEY instead.') (round 35), or "
+    "with an outcome negated, doubted or conditioned ('… so nothing changes', '…, though the "
+    "pods may still crash') (issue 41)",
     "shotgun_shape": "the factor among several keys or places said to deviate, or under 'every'",
     "negation_after_phrase": "denies the factor after naming it ('— not.', 'said nobody')",
     "retraction_later": "takes the diagnosis back one or two sentences later",
@@ -1422,8 +1446,10 @@ def families(scenario: Scenario, bound: BoundScoring, *, structured: bool = True
             top_score,
             top_band,
             "the injected deviation, asserted, then a remedy ('Re-add KEY=VALUE.', 'Fix: add it "
-            "back.', '— I'd restore it from git.'): a consequence of the diagnosis, neither a "
-            "contradiction nor a comment (round 34): must reach the top band",
+            "back.', '— I'd restore it from git.'), with a positive outcome or a source of the "
+            "value ('… so the pods can start.', 'Restore it from git or a backup.'): a "
+            "consequence of the diagnosis, neither a contradiction nor a comment (round 34, "
+            "issue 41): must reach the top band",
             tuple(
                 _evidence(_then(answer, dismissal), names, operations=path)
                 for answer in _remedies(names)
