@@ -325,9 +325,9 @@ def test_a_state_the_physical_estate_cannot_hold_is_refused_naming_the_field() -
             "scenario_id": "x",
             "environment": {
                 "type": "kubernetes-cluster",
-                # a bare service is held (docs/si-lab.md); declared endpoints, which the
-                # model derives from the ready pods it selects, are not
-                "state": [{"resource": "service/web", "endpoints": []}],
+                # a bare service is held (docs/si-lab.md), and its declared endpoints where
+                # they agree with the ready pods it selects; one its pods contradict is not
+                "state": [{"resource": "service/web", "endpoints": ["10.0.0.7:80"]}],
             },
             "agent": {"mode": "autonomous", "tools": ["container-orchestration"]},
             "estate": "physical",

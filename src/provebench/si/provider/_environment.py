@@ -28,6 +28,7 @@ from pydantic import JsonValue, ValidationError
 from provebench._errors import ProvebenchError
 from provebench.si.provider._conformance import TIER_SUPPORTED
 from provebench.si.scenario._scenario import Preconditions, Scenario, Stimulus
+from provebench.si.sim._endpoints import check_declared_endpoints
 from provebench.si.sim._estate import Estate
 from provebench.si.sim._session import Session, check_interfaces
 from provebench.si.sim._tools import ToolResponse
@@ -54,7 +55,10 @@ def physical_session(scenario: Scenario) -> Session:
     its preconditions' state is the injected estate (`si check` proves it)."""
     check_interfaces(scenario)
     state = scenario.preconditions.environment.state
-    return Session(scenario, Estate.from_entries(state, field="environment.state"))
+    session = Session(scenario, Estate.from_entries(state, field="environment.state"))
+    # a service's declared endpoints are held where its pods agree, as `Session.start` holds them
+    check_declared_endpoints(state or [], session.observation, field="environment.state")
+    return session
 
 
 def now_iso() -> str:
