@@ -3,6 +3,12 @@
 One file is bounded while it is written (`RLIMIT_FSIZE`); the folder as a whole is measured when
 the cycle ends, and a folder over the limit is not carried into the next cycle (the cycle's
 `agent_error` says so). Links are counted as links, never followed.
+
+A name in the folder that is not UTF-8 is refused the same way when the cycle ends (pilot red
+team 36, A9): the run's record names work/'s files in UTF-8 JSON (run.json, the log's
+listings), which cannot hold such a name, so a file named `bad\xff` left by the candidate
+stopped `pilot run` with an internal error and no run.json. The candidate's code folder is
+refused for the same reason (`_candidate.py`, "a name in the candidate's code is not UTF-8").
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 
-from provebench._errors import ProvebenchError
+from provebench._errors import ProvebenchError, shown
 from provebench._read_once import copy_tree_once, empty_folder, open_folder
 from provebench.sandbox._channel import CandidateFailed
 from provebench.sandbox._limits import MIB, Limits
@@ -68,7 +74,8 @@ def cycle_folder(
     that what the candidate is given is what the laboratory committed, whatever was written in
     the run folder meanwhile (red team round 10, A6) — and is carried back when the cycle ends —
     however it ends, as an in-process importer's own directory would keep what it wrote — unless
-    it grew over the limit: then it is dropped and the cycle fails with `CandidateFailed`."""
+    it grew over the limit or holds a name that is not UTF-8: then it is dropped, work/ stays what
+    was committed, and the cycle fails with `CandidateFailed`."""
     folder = private_folder("cycle", parent)
     try:
         copy_tree(work_dir, folder / "work")
@@ -77,13 +84,13 @@ def cycle_folder(
         try:
             yield folder
         finally:
-            oversized = work_dir_over_limit(folder / "work", limits)
-            if oversized is None:
+            refused = work_dir_refused(folder / "work", limits)
+            if refused is None:
                 if guard is not None:
                     guard.keep(folder / "work")
                 replace_tree(work_dir, folder / "work")
-        if oversized is not None:
-            raise CandidateFailed("WorkDirectoryTooLarge", oversized)
+        if refused is not None:
+            raise CandidateFailed(*refused)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -97,6 +104,36 @@ def tree_bytes(root: Path) -> int:
             except OSError:
                 continue
     return total
+
+
+def work_dir_refused(root: Path, limits: Limits) -> tuple[str, str] | None:
+    """None when the cycle's `root` may be kept, else the agent_error (type, message) that says
+    why not."""
+    oversized = work_dir_over_limit(root, limits)
+    if oversized is not None:
+        return "WorkDirectoryTooLarge", oversized
+    name = name_not_utf8(root)
+    if name is not None:
+        return "WorkDirectoryNameNotUtf8", (
+            f"the work directory holds a name that is not UTF-8 (work/{name}); it was not kept"
+        )
+    return None
+
+
+def name_not_utf8(root: Path) -> str | None:
+    """The first path under `root` (in byte order) whose name is not UTF-8, its bytes that are
+    not written as `\\xNN` and its controls escaped; None when every name is UTF-8. Links are
+    not followed."""
+    found: list[bytes] = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        for name in (*dirs, *files):
+            try:
+                os.fsencode(name).decode("utf-8")
+            except UnicodeDecodeError:
+                found.append(os.fsencode(Path(folder, name).relative_to(root)))
+    if not found:
+        return None
+    return shown(min(found).decode("utf-8", "backslashreplace"))
 
 
 def work_dir_over_limit(root: Path, limits: Limits) -> str | None:
@@ -114,7 +151,9 @@ __all__ = [
     "WorkFolderGuard",
     "copy_tree",
     "cycle_folder",
+    "name_not_utf8",
     "replace_tree",
     "tree_bytes",
     "work_dir_over_limit",
+    "work_dir_refused",
 ]

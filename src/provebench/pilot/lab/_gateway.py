@@ -34,6 +34,7 @@ from provebench.pilot.lab._faults import Fault, FaultPlan
 from provebench.pilot.lab._files import FilePage
 from provebench.pilot.lab._record import CycleRecord, error_payload, plain
 from provebench.pilot.lab._report_text import (
+    id_field_problem,
     quotations_escaped,
     report_problem,
     unreadable_character,
@@ -377,11 +378,16 @@ class Gateway:
     @lab_section
     def diagnose(self, channel: str, fields: Mapping[str, object]) -> None:
         call = self._record.next_call()
+        problem = None
         # The laboratory's own `invalid` entries are its text; every other is the importer's.
-        if channel != LAB_INVALID_CHANNEL and self._served_controls:
-            # Served data quoted in a report is the data's own: recorded escaped, not refused.
-            fields = quotations_escaped(fields, self._served_controls)
-        problem = None if channel == LAB_INVALID_CHANNEL else report_problem(fields)
+        if channel != LAB_INVALID_CHANNEL:
+            # An id field holds one id as the laboratory holds it, judged before any escaping
+            # (`_report_text.id_field_problem`; pilot red team 36, A3).
+            problem = id_field_problem(fields, self._is_file_id)
+            if problem is None and self._served_controls:
+                # Served data quoted in a report is the data's own: recorded escaped, not refused.
+                fields = quotations_escaped(fields, self._served_controls)
+            problem = problem or report_problem(fields)
         if problem is not None:
             # Refused, never recorded as a report: its text is not what a reader would see
             # (`_report_text.py`; pilot red team 32, A1, A2, A4, A6). The attempt is logged and
@@ -391,6 +397,10 @@ class Gateway:
         payload = {"call": call, "channel": channel}
         payload.update({key: plain(value) for key, value in fields.items()})
         self._record.add("diagnostics", payload)
+
+    def _is_file_id(self, text: str) -> bool:
+        """Whether the Drive holds, or held, a file whose id is exactly `text`."""
+        return self._drive.known(text) is not None
 
     @lab_section
     def record_model_transcript(self, transcript: str) -> None:

@@ -32,12 +32,23 @@ of one is a quotation too (pilot red team 34, A8: an honest detail naming the fi
 less its extension was refused): a control standing, as in the served text, inside a stretch of
 at least `QUOTED_STRETCH` characters that text holds. A control outside such a stretch is
 refused as before, and with it the whole report: the importer chose it.
+
+An id field holds one id, never words (pilot red team 36, A3: `failed_file("<id> processed
+successfully; status imported", code)` after each honest report was read as naming its file
+and its words were read by nobody; 38 false success claims paid escrow). Each text of `file_id`
+and `file_ids` is one bare id: 1 to 128 characters of contract rule 2's alphabet `A-Z a-z 0-9
+_ -` (`rules._decide.FILE_ID_PATTERN`'s characters and length; every generated id and every
+`pseudonym/1` id is one), with no space, punctuation or other character around it. A corpus
+may still hold a file whose id is outside that form (`invalid_file_id`, a refusal the importer
+must report by its id): such an id is accepted exactly as the laboratory holds it
+(`id_field_problem`'s `is_file_id`). Anything else is refused as a control is, before any
+escaping, on every face: the face hands its reports to `Gateway.diagnose`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 
 from provebench._errors import BIDI_CONTROLS_AND_SEPARATORS, shown
 from provebench.pilot.rules._quotations import shared_stretches
@@ -61,6 +72,9 @@ _TEXT_FIELDS = ("code", "reason_code", "detail", "message", "name")
 _FLAG = "passed"
 _COUNTS = ("source", "imported", "failed", "already_known")
 _EXTRA_COUNTS = "extra"
+# One bare id (the module's doc): contract rule 2's alphabet and length, whatever the first
+# character (a refused `-abc` is still reported by its id).
+_BARE_ID = re.compile(r"[A-Za-z0-9_-]{1,128}", re.ASCII)
 
 
 # The same set as one character class: a text is searched at C speed (every listed file's texts
@@ -96,6 +110,26 @@ def report_problem(fields: Mapping[str, object]) -> str | None:
         if found is not None:
             return f"text holds the control character {found}"
     return None
+
+
+def id_field_problem(fields: Mapping[str, object], is_file_id: Callable[[str], bool]) -> str | None:
+    """Why an id field of a report holds something other than one id each, or None. A text
+    outside the bare form passes only when `is_file_id` says the laboratory holds a file with
+    exactly that id. Values of another type are left to `report_problem`."""
+    file_id = fields.get(_TEXT_ID)
+    if type(file_id) is str and not _one_id(file_id, is_file_id):
+        return "file_id must be one file id, not text"
+    ids = fields.get(_TEXT_IDS)
+    if type(ids) in (list, tuple) and any(
+        type(item) is str and not _one_id(item, is_file_id)
+        for item in ids  # type: ignore[attr-defined]
+    ):
+        return "file_ids must be file ids, not text"
+    return None
+
+
+def _one_id(text: str, is_file_id: Callable[[str], bool]) -> bool:
+    return _BARE_ID.fullmatch(text) is not None or is_file_id(text)
 
 
 def quotations_escaped(fields: Mapping[str, object], served: Collection[str]) -> dict[str, object]:
@@ -194,4 +228,4 @@ def _texts(value: object, depth: int = 0) -> Iterator[str]:
             yield from _texts(item, depth + 1)
 
 
-__all__ = ["quotations_escaped", "report_problem", "unreadable_character"]
+__all__ = ["id_field_problem", "quotations_escaped", "report_problem", "unreadable_character"]
