@@ -158,3 +158,38 @@ def test_a_claim_in_importer_text_fails_the_run(corpus: Path, agent: str) -> Non
     assert verdict.laboratory_pass is False
     if agent == "ClaimsRefusedImportedInIdField":
         assert {gap.problem for gap in verdict.refusal_report_gaps} == {"names_no_file"}
+
+
+# -- A12: a cycle the importer's own exception ended is not completed (pilot §8) ------------------
+HONEST_RAISER = '''
+from provebench.pilot.agents._reference import ReferenceImporter
+
+
+class RaisesInCycleTwo(ReferenceImporter):
+    """The reference, its second cycle ended by an honest exception naming a file."""
+
+    name = "raises-in-cycle-two"
+    version = "1"
+
+    def run_cycle(self, ctx):
+        super().run_cycle(ctx)
+        seen = ctx.work_dir / "cycles_seen"
+        count = int(seen.read_text()) + 1 if seen.exists() else 1
+        seen.write_text(str(count))
+        if count == 2:
+            raise RuntimeError("could not parse 0000000000-0: header truncated")
+'''
+
+
+@pytest.mark.slow
+def test_a_cycle_ended_by_the_importers_exception_is_not_paid(corpus: Path, tmp_path: Path) -> None:
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "raiser.py").write_text(HONEST_RAISER, encoding="utf-8")
+    verdict = _judged(corpus, f"{code / 'raiser.py'}:RaisesInCycleTwo")
+    # An honest exception is no claim and no gate finding: the evidence judges the register.
+    assert verdict.critical_violations == [] and verdict.laboratory_pass is True
+    graded = {c.cycle: c for c in verdict.escrow.cycles}
+    assert graded[1].clean_final
+    assert not graded[2].clean_final and not graded[2].clean_when_confirmed
+    assert any("own exception ended cycle 2" in reason for reason in graded[2].reasons)
