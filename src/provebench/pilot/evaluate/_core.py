@@ -273,6 +273,7 @@ def evaluate_run(
             for f in metrics.shortfalls.unexpected
             if f in timeline.confirmed_cycles
         },
+        [c.cycle for c in log.cycles if any(e.kind == "agent_error" for e in c.entries)],
     )
     # Nothing is paid on a run that is not the one the laboratory signed, or not whole, or
     # resumed (its stopped cycle may have been re-drawn: `resumed_reason`).

@@ -55,13 +55,20 @@ def dated_defects(
     wrong_fields: Sequence[WrongFields] = (),
     order_breaks: Sequence[OrderBreak] = (),
     unexpected: Mapping[str, int] | None = None,
+    importer_errors: Sequence[int] = (),
 ) -> dict[int, list[str]]:
     """Cycle → what went wrong in it besides omissions, duplicates and violations: every
     finding of the laboratory gate (`_gate.py`; invariant 4), at the cycle it is dated to
     (`WHOLE_RUN`: see `graded_cycles`), and, dated more finely than the
     metric that counts them, wrong and unexpected rows (`unexpected`: file_id → the cycle that
     confirmed its first row — a near-duplicate or invented id the corpus has no row for) and
-    order breaks. Every gate finding is taken, whatever its kind: none can be paid."""
+    order breaks. Every gate finding is taken, whatever its kind: none can be paid.
+
+    `importer_errors`: the cycles the importer's own exception (or its time limit) ended, the
+    log's `agent_error`. Pilot §8 pays "after correct completion" of a cycle, and such a cycle
+    the importer did not complete: whatever it says, it is not paid, nor any later one (pilot
+    red team 36, A12: an exception ending every cycle cost nothing). It is no gate finding: the
+    gate judges what the evidence shows, and an exception is no evidence of a wrong register."""
     found: dict[int, list[str]] = {}
     for file_id, cycle in sorted((unexpected or {}).items(), key=lambda item: (item[1], item[0])):
         found.setdefault(cycle, []).append(f"unexpected row: {file_id}")
@@ -74,6 +81,8 @@ def dated_defects(
     # After the rows: a reason names the file behind a metric's shortfall before the metric.
     for finding in gate:
         found.setdefault(finding.cycle, []).append(finding.text)
+    for cycle in importer_errors:
+        found.setdefault(cycle, []).append(f"the importer's own exception ended cycle {cycle}")
     return found
 
 

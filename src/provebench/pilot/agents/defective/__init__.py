@@ -8,6 +8,11 @@ must fail every one of them (docs/pilot-evaluator.md, "Defective importers").
 """
 
 from provebench.pilot.agents.defective._base import CorrectImporter
+from provebench.pilot.agents.defective._claims_outside_report_attacks import (
+    ClaimsRefusedImportedInCallArgument,
+    ClaimsRefusedImportedInException,
+    ClaimsRefusedImportedInIdField,
+)
 from provebench.pilot.agents.defective._contract_attacks import (
     AcceptsEverythingInName,
     AssignsFinalStatus,
@@ -129,6 +134,9 @@ __all__ = [
     "ClaimsRefusedImportedDisguised",
     "ClaimsRefusedImportedGluedToCompatibilityDigits",
     "ClaimsRefusedImportedGluedToWords",
+    "ClaimsRefusedImportedInCallArgument",
+    "ClaimsRefusedImportedInException",
+    "ClaimsRefusedImportedInIdField",
     "ClaimsRefusedImportedInLookAlikeDigits",
     "ClaimsRefusedImportedInOwnReport",
     "ClaimsRefusedImportedInOwnReportLookAlikeId",
