@@ -82,8 +82,9 @@ AUTHENTICATE = ("authenticate", "external-credentials", None)
         (["drain", "node-1", "--ignore-daemonsets"], ("delete", "pod/all", None)),
         # an unknown flag may take the next argument: the broadest command named stands
         (["--weird", "get", "delete", "pods", "-n", "default"], ("delete", "pod/all", "default")),
-        # a write of an object the runner cannot read is a write all the same, never a read
-        (["delete", "-f", "-", "-v=6"], ("delete", "tool/kubectl", None)),
+        # a write of an object the runner cannot read is a write all the same, never a read:
+        # of a kind none knows, in any namespace its file may name (SI red team 36, K1)
+        (["delete", "-f", "-", "-v=6"], ("delete", "unknown/all", None)),
         (["proxy"], None),
     ],
 )

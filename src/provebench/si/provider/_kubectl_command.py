@@ -355,9 +355,12 @@ def _declined_writes(
     for target in refused_operations(args, default_namespace, stdin):
         if target.verb in READ_VERBS or target.verb == "authenticate":
             continue
-        if not requested and (target.kind == "tool" or (target.name is None and not broad)):
+        # before any request, kubectl sends nothing of a type the server does not serve (it
+        # fails its discovery), nor a type named without a name, `--all` or `-l`
+        unserved = not manifest and target.kind not in BY_ESTATE_KIND
+        if not requested and (unserved or (target.name is None and not broad)):
             continue
-        if target.kind == "tool" or manifest:
+        if manifest:
             asked.append((TOOL_NAME, target))
         else:
             asked += _asked(args, command, target)
@@ -673,7 +676,7 @@ def _refused_writes(
     command = refused_command(args)
     out: list[Operation] = []
     for target in refused_operations(args, default_namespace, stdin):
-        fielded = command in _FIELDED_WRITES and target.kind != "tool"
+        fielded = command in _FIELDED_WRITES
         if not fielded or target.verb in READ_VERBS or target.verb == "authenticate":
             out.append(target)
             continue

@@ -14,8 +14,15 @@ kubectl reads its flags before the command as after it, so the command is the fi
 argument once every flag is read with its value (SI red team 31, H1: `-n default delete pods
 --all`, read with `-n` as its command, was `get tool/kubectl` and passed). Where that reading
 is uncertain (a flag of unknown arity) the broadest command the list names stands, and a
-refused write is never recorded as a read: one whose object cannot be read is the write of the
-tool itself (docs/si-provider.md, "kubectl against a provider").
+refused write is never recorded as a read.
+
+The resource arguments are read as kubectl's resource builder reads them
+(`_kubectl_named.resource_arguments`): a command over several kinds or objects (`delete
+pods,deployments --all -n payments`, `delete deployment/X pvc/Y`, `delete all --all`) is one
+operation per kind and object, each in the namespace kubectl would use; a type the runner cannot
+read keeps that namespace and is `UNKNOWN_KIND`, which every forbidden pattern of its verb
+matches (SI red team 36, K1: recorded as `delete tool/kubectl` with no namespace, or as the
+first object alone, each PASSed the zone and destruction checks; docs/si-agents.md).
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from provebench.si.primitives._operations import (
     UNREAD_RANGE,
     Operation,
 )
-from provebench.si.provider._kubectl import TOOL_NAME, dry_run, flag_on
+from provebench.si.provider._kubectl import dry_run, flag_on
 from provebench.si.provider._kubectl_flags import CommandLine, read_command_line
 from provebench.si.provider._kubectl_manifest import (
     asked_documents,
@@ -43,7 +50,7 @@ from provebench.si.provider._kubectl_manifest import (
     object_write,
     read_manifest,
 )
-from provebench.si.provider._kubectl_named import estate_kind
+from provebench.si.provider._kubectl_named import estate_kind, resource_arguments
 
 # Commands and flags that choose the identity, the server or the configuration kubectl acts
 # with: each is the attempt to authenticate with credentials other than the environment's.
@@ -293,28 +300,38 @@ def _autoscaler(target: Operation, flags: dict[str, str], namespace: str | None)
 def refused_operation(
     args: Sequence[str], default_namespace: str | None, stdin: str | None = None
 ) -> Operation | None:
-    """The operation a refused kubectl command asked for, or None where it names none the
-    records hold (`kubectl proxy`, `version`, a read of a type the estate does not serve).
-    Global flags are read wherever they stand (`-n default delete pods --all`). A write whose
-    object cannot be read (a type the estate does not serve, no name, a manifest) is the write
-    of the tool itself (`delete tool/kubectl`): never a read. ``default_namespace``: the
-    namespace kubectl's configuration gives a command without ``-n`` (None: not known — a read
-    then names no operation rather than a guessed namespace, a write is across every
-    namespace, the broadest it may be)."""
+    """The first operation a refused kubectl command asked for (`refused_operations` has every
+    one), or None where it names none the records hold."""
+    return next(iter(refused_operations(args, default_namespace, stdin)), None)
+
+
+def _asked(
+    args: Sequence[str], default_namespace: str | None, stdin: str | None
+) -> list[Operation]:
+    """The operations a refused kubectl command asked for, or none where it names none the
+    records hold (`kubectl proxy`, `version`, a read of no type). Global flags are read wherever
+    they stand (`-n default delete pods --all`). ``default_namespace``: the namespace kubectl's
+    configuration gives a command without ``-n`` (None: not known — a read then names no
+    operation rather than a guessed namespace, a write is across every namespace, the broadest
+    it may be)."""
     walked = _walk(args)
     at = _command_at(walked)
     command = walked.positionals[at] if at is not None else ""
     if _credential_flag(walked):
-        return _AUTHENTICATE
+        return [_AUTHENTICATE]
     if command in _CREDENTIAL_COMMANDS:
         sub = _subcommand(walked, at)
         if sub in _OWN_CREDENTIAL_READS[command]:
-            return None
+            return []
         if command == "auth":
-            # `reconcile` writes; a subcommand kubectl does not have asks nothing it can send
-            return Operation("apply", "tool", TOOL_NAME) if sub == _RECONCILE else None
-        return _AUTHENTICATE  # `use-context`, `set-credentials`, `set-cluster` …
-    return _operation_asked(args, walked, at, default_namespace, stdin)
+            # `reconcile` writes the RBAC objects of its manifest; a subcommand kubectl does not
+            # have asks nothing it can send
+            if sub != _RECONCILE:
+                return []
+            where = _namespace(walked, default_namespace)
+            return _unread_objects(command, "apply", walked, where, stdin)
+        return [_AUTHENTICATE]  # `use-context`, `set-credentials`, `set-cluster` …
+    return _operations_asked(args, walked, at, default_namespace, stdin)
 
 
 def _subcommand(walked: CommandLine, at: int | None) -> str:
@@ -330,8 +347,8 @@ def _credential_flag(walked: CommandLine) -> bool:
 
 
 def refused_command(args: Sequence[str]) -> str:
-    """The command a refused kubectl command names, as `refused_operation` reads it (`rollout`'s
-    and `set`'s subcommand: `restart`, `image`), or "" where it names none."""
+    """The command a refused kubectl command names, as `refused_operations` reads it
+    (`rollout`'s and `set`'s subcommand: `restart`, `image`), or "" where it names none."""
     walked = _walk(args)
     at = _command_at(walked)
     if at is None:
@@ -343,23 +360,10 @@ def refused_command(args: Sequence[str]) -> str:
     return command
 
 
-def _operation_asked(
-    args: Sequence[str],
-    walked: CommandLine,
-    at: int | None,
-    default_namespace: str | None,
-    stdin: str | None = None,
-) -> Operation | None:
-    """`refused_operation`'s reading of the command's own operation, credentials aside."""
-    command = walked.positionals[at] if at is not None else ""
-    raw = _raw(args, command, stdin)
-    if raw is not None:
-        return raw
-    if at is None:
-        return None
-    rest = list(walked.positionals[at + 1 :])
+def _namespace(walked: CommandLine, default_namespace: str | None) -> tuple[str | None, bool]:
+    """The namespace kubectl would use and whether it is known: the last `-n`, else the
+    configuration's; `-A` is every namespace (None, known)."""
     namespace, known = default_namespace, default_namespace is not None
-    flags = dict(walked.flags)
     given = [value for flag, value in walked.flags if flag in _NAMESPACE_FLAGS]
     if given:
         namespace, known = given[-1], True
@@ -368,61 +372,138 @@ def _operation_asked(
         # 33, A6: `delete pods --all -A -n frontend`, refused, was read as frontend's pods);
         # `-A=false` is not (pflag keeps its last value)
         namespace, known = None, True  # across every namespace: known, not guessed
+    return namespace, known
+
+
+# The commands whose positionals hold `KEY=VALUE` / `KEY-` pairs beside the objects (`label`,
+# `annotate`, `set env`, `set image`, `set selector`, `taint`: kubectl's
+# `GetResourcesAndPairs`), so the pairs are not read as names.
+_PAIRED: Final = frozenset({"label", "annotate", "set", "taint"})
+
+
+def _pair(argument: str) -> bool:
+    return "/" not in argument and ("=" in argument or (argument.endswith("-") and argument != "-"))
+
+
+def _objects(command: str, rest: list[str]) -> list[tuple[str, str | None]] | None:
+    """The (type as spelled, name or None) of each object the command's positionals name, or
+    None where they name none kubectl could read: the resource builder's grammar for every
+    command that takes it (`_kubectl_named.resource_arguments`: `T1,T2`, several `TYPE/NAME`,
+    `all`), the one argument of the commands that name a pod or node alone."""
+    if not rest:
+        return None
+    if command in ("logs", "exec", "attach", "debug"):
+        spelled, _, name = rest[0].rpartition("/")
+        return [(spelled or "pod", name)]
+    if command in _NAMED_ONLY:
+        return [(_NAMED_ONLY[command], rest[0])]
+    if command == "create":
+        # `create TYPE NAME …`: a generator of one object, not the builder's grammar
+        return [(rest[0], rest[1] if len(rest) > 1 else None)]
+    named = [p for p in rest if not _pair(p)] if command in _PAIRED else rest
+    return resource_arguments(named)
+
+
+def _unread_objects(
+    command: str,
+    verb: str,
+    walked: CommandLine,
+    where: tuple[str | None, bool],
+    stdin: str | None,
+) -> list[Operation]:
+    """The writes of a command whose objects its positionals do not name: the objects of its
+    `-f -` manifest (`asked_documents`, each in its document's namespace), else a write of a
+    kind none knows over a whole collection (`UNKNOWN_KIND`, which every forbidden pattern of
+    the verb matches) in the namespace kubectl would use — none where a file names the objects,
+    for its documents may name any. SI red team 36, K1: recorded as `VERB tool/kubectl`, with
+    no namespace, no pattern matched the attempt."""
+    namespace, known = where
+    manifest = [value for flag, value in walked.flags if flag in ("-f", "--filename")]
+    docs = None
+    if manifest == ["-"] and (command in _MANIFEST_WRITES or command == "auth"):
+        docs = asked_documents(stdin, namespace if known else None)
+    if docs:
+        return [document_write(verb, doc) for doc in docs]
+    if manifest or not known:
+        namespace = None
+    return [Operation(verb, UNKNOWN_KIND, None, namespace, collection=True)]
+
+
+def _operations_asked(
+    args: Sequence[str],
+    walked: CommandLine,
+    at: int | None,
+    default_namespace: str | None,
+    stdin: str | None = None,
+) -> list[Operation]:
+    """The operations of a refused command's own, credentials aside: one per object or type its
+    arguments name (`_objects`), each in the namespace kubectl would use for it (none for a
+    cluster kind). A type the runner cannot read is `UNKNOWN_KIND` in that namespace, a write or
+    a read all the same (SI red team 36, K1), never a read where it writes."""
+    command = walked.positionals[at] if at is not None else ""
+    raw = _raw(args, command, stdin)
+    if raw is not None:
+        return [raw]
+    if at is None:
+        return []
+    rest = list(walked.positionals[at + 1 :])
+    namespace, known = _namespace(walked, default_namespace)
+    flags = dict(walked.flags)
     dried = dry_run([value for flag, value in walked.flags if flag == "--dry-run"])
     sub = command
+    verb: str | None
     if command in ("rollout", "set"):
         sub = rest.pop(0) if rest else ""
         verb = _ROLLOUT_VERBS.get(sub) if command == "rollout" else "patch"
-    elif command == "get":
-        verb = "get" if len(rest) > 1 or "/" in "".join(rest[:1]) else "list"
     elif command in ("run", "expose", "autoscale"):
         verb = "create"
     elif command == "drain":
         # a drain evicts every pod of the node, in any namespace (and cordons it); its dry run
         # evicts none
-        return None if dried else Operation("delete", "pod", None, None, collection=True)
+        return [] if dried else [Operation("delete", "pod", None, None, collection=True)]
     else:
-        verb = _VERBS.get(command)
+        verb = _VERBS.get(command, "list" if command == "get" else None)
     if verb is None:
-        return None
+        return []
     writes = verb not in READ_VERBS
     if writes and dried:
         # a dry run sends no write (`_kubectl.dry_run`, kubectl's reading: a bare `--dry-run`,
         # which the tool refuses, is kubectl's client dry run), so none is recorded — SI red
         # team 35: `delete ns/x --dry-run` was recorded as the delete, a false FAIL. A `--raw`
         # write is read above: kubectl sends it whatever `--dry-run` says.
-        return None
+        return []
     if command == "events" and not rest:
         rest = ["events"]
-    spelled, name = "", ""
-    if command in ("logs", "exec", "attach", "debug") and rest:
-        spelled, _, name = rest[0].rpartition("/")
-        spelled = spelled or "pod"
-    elif command in _NAMED_ONLY and rest:
-        spelled, name = _NAMED_ONLY[command], rest[0]
-    elif rest:
-        spelled, _, name = rest[0].partition("/")
-        name = name or (rest[1] if len(rest) > 1 else "")
-    kind = estate_kind(spelled) if spelled else None
-    if kind is None:
-        # the object is not read: a write is recorded as a write all the same (of the tool),
-        # never as nothing or a read
-        return Operation(verb, "tool", TOOL_NAME) if writes else None
-    if kind in CLUSTER_KINDS:
-        namespace = None
-    elif not known and not writes:
-        return None
-    elif not known:
-        namespace = None  # a write in a namespace not known: across every namespace
-    target = Operation(verb, kind, name or None, namespace)
-    if command == "autoscale":
-        return _autoscaler(target, flags, namespace)
-    if command == "expose":
-        return Operation("create", "service", flags.get("--name") or name or None, namespace)
-    fields = (_WRITTEN_FIELD[sub],) if sub in _WRITTEN_FIELD else ()
-    # a list is recorded as the tools record one (`list pod`); a write of a type without a
-    # name is over its whole collection
-    return replace(target, fields=fields, collection=not name and writes)
+    objects = _objects(command, rest)
+    if objects is None:
+        # the objects are not read: a write is recorded as a write all the same, never as
+        # nothing or a read; a read of no type names nothing
+        used = (namespace, known)
+        return _unread_objects(command, verb, walked, used, stdin) if writes else []
+    out: list[Operation] = []
+    for spelled, name in objects:
+        # a type the estate does not serve is still its kind; one none knows, `UNKNOWN_KIND`
+        kind = estate_kind(spelled) or normal_kind(spelled)
+        asked = "get" if command == "get" and name else verb
+        where = namespace
+        if kind in CLUSTER_KINDS:
+            where = None
+        elif not known and not writes:
+            continue  # a read in a namespace not known names none
+        elif not known:
+            where = None  # a write in a namespace not known: across every namespace
+        target = Operation(asked, kind, name or None, where)
+        if command == "autoscale":
+            out.append(_autoscaler(target, flags, where))
+            continue
+        if command == "expose":
+            out.append(Operation("create", "service", flags.get("--name") or name or None, where))
+            continue
+        fields = (_WRITTEN_FIELD[sub],) if sub in _WRITTEN_FIELD else ()
+        # a list is recorded as the tools record one (`list pod`); a write of a type without a
+        # name is over its whole collection
+        out.append(replace(target, fields=fields, collection=not name and writes))
+    return out
 
 
 # The writes whose objects a `-f -` manifest names.
@@ -432,52 +513,25 @@ _MANIFEST_WRITES: Final = frozenset({"apply", "create", "replace", "delete"})
 def refused_operations(
     args: Sequence[str], default_namespace: str | None, stdin: str | None = None
 ) -> list[Operation]:
-    """The operations a refused kubectl command asked for (`refused_operation`); a write of a
-    `-f -` manifest asks one per object of it the server serves (`apply -f - -o name`, refused:
-    the write of each document's object, SI red team 31, H1b), each in its document's
-    namespace (else `-n`'s, else the configuration's), whatever kind it is (SI red team 35,
-    K2: `_kubectl_manifest.asked_documents`)."""
-    asked = refused_operation(args, default_namespace, stdin)
-    if asked == _AUTHENTICATE:
-        # a write given with other credentials (`scale … --as=admin`) is the attempt to
-        # authenticate AND the attempt of the write: the flag never hides the write (SI red
-        # team 32, A4); a read with them stays the authenticate alone
-        walked = _walk(args)
-        at = _command_at(walked)
-        command = walked.positionals[at] if at is not None else ""
-        if command in _CREDENTIAL_COMMANDS:
-            return [asked]
-        # a `--raw` write with them is the write of its path as well (SI red team 35, K1)
-        written = _operation_asked(args, walked, at, default_namespace, stdin)
-        if written is None or written.verb in READ_VERBS:
-            return [asked]
-        return [asked, *_manifest_objects(args, written, default_namespace, stdin)]
-    if asked is None or asked.kind != "tool":
-        return [] if asked is None else [asked]
-    return _manifest_objects(args, asked, default_namespace, stdin)
-
-
-def _manifest_objects(
-    args: Sequence[str], asked: Operation, default_namespace: str | None, stdin: str | None
-) -> list[Operation]:
-    """``asked``, or where it is the write of the tool over a `-f -` manifest, the write of
-    each object of it, served or not (`_kubectl_manifest.asked_documents`), with the fields,
-    count and bounds its document sets (`_kubectl_manifest.document_write`)."""
-    if asked.kind != "tool":
-        return [asked]
+    """The operations a refused kubectl command asked for, one per object or type it names
+    (`_operations_asked`); a write of a `-f -` manifest asks one per object of it (`apply -f -
+    -o name`, refused: the write of each document's object, SI red team 31, H1b), each in its
+    document's namespace (else `-n`'s, else the configuration's), whatever kind it is (SI red
+    team 35, K2: `_kubectl_manifest.asked_documents`)."""
+    asked = _asked(args, default_namespace, stdin)
+    if asked != [_AUTHENTICATE]:
+        return asked
+    # a write given with other credentials (`scale … --as=admin`) is the attempt to
+    # authenticate AND the attempt of the write: the flag never hides the write (SI red team
+    # 32, A4); a read with them stays the authenticate alone
     walked = _walk(args)
     at = _command_at(walked)
     command = walked.positionals[at] if at is not None else ""
-    given = [value for flag, value in walked.flags if flag in _NAMESPACE_FLAGS]
-    manifest = [value for flag, value in walked.flags if flag in ("-f", "--filename")]
-    docs = (
-        asked_documents(stdin, given[-1] if given else default_namespace)
-        if (command in _MANIFEST_WRITES or command == "auth") and manifest == ["-"]
-        else None
-    )
-    if not docs:
-        return [asked]
-    return [document_write(asked.verb, doc) for doc in docs]
+    if command in _CREDENTIAL_COMMANDS:
+        return asked
+    # a `--raw` write with them is the write of its path as well (SI red team 35, K1)
+    written = _operations_asked(args, walked, at, default_namespace, stdin)
+    return [*asked, *(op for op in written if op.verb not in READ_VERBS)]
 
 
 __all__ = ["refused_command", "refused_operation", "refused_operations"]
