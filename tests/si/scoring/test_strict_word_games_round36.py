@@ -37,6 +37,13 @@ REMEDY_SHAPED = [
     "{R}. Happy to roll out the real fix on the node.",
     "{R}. I'm ready to make the node team's change that actually resolves this.",
     "{R} — happy to apply the node fix instead.",
+    # a remedy or its honest tail that ends on anything but a stop
+    "{R}. Re-add it ;)",
+    "{R}. Re-add it so the pods can start ;)",
+    "{R}. Restore it from git :P",
+    # a quoted value of words
+    '{R}. Set it to "a red herring".',
+    '{R}. Re-add it="not the cause".',
 ]
 # W2's other side: a removing verb on a missing key is no remedy of it
 REMOVING_A_MISSING_KEY = [

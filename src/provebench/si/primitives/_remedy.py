@@ -110,9 +110,12 @@ _PRONOUN = lazy_pattern(r"(?:it|them)\b", re.IGNORECASE)
 # a value: a number or a quoted literal ("Set it to 587" has "it"; "Add 587 as …" a value)
 _VALUE = lazy_pattern(r"(?:[-+]?\d[\w.:/-]*|[\"'`“‘][^\"'`”’]+[\"'`”’])")
 _TOKEN = lazy_pattern(r"[A-Za-z0-9][\w.:/-]*[A-Za-z0-9]|[A-Za-z0-9]")
+# where a remedy or its tail ends: a stop, nothing else ("Re-add it ;)" winks, "Re-add it…"
+# trails off; SI red team 36)
+_END = r"[\s.!]*\Z"
 # a courtesy condition after an offer ("…, if you want"): the reader's wish, not the fact's
 _COURTESY_IF = lazy_pattern(
-    r"[,\s]*\bif\s+you\s+(?:want|like|wish|prefer|agree)\b\W*\Z", re.IGNORECASE
+    rf"[,\s]*\bif\s+you\s+(?:want|like|wish|prefer|agree)\b{_END}", re.IGNORECASE
 )
 # a source of the value to restore (issue 41): a closed list, each of which holds the value as it
 # was; "current"/"previous" say which version of the source, "or" joins two sources
@@ -125,7 +128,7 @@ _SOURCE_NOUN = (
 )
 _SOURCE = lazy_pattern(
     rf"[,\s]*\b(?:(?:from|in|out\s+of)\s+|to\s+(?:the\s+|its\s+)?(?:(?:current|previous|original|"
-    rf"old)\s+)?value\s+(?:in|from|of)\s+){_SOURCE_NOUN}(?:\s+or\s+{_SOURCE_NOUN})*\W*\Z",
+    rf"old)\s+)?value\s+(?:in|from|of)\s+){_SOURCE_NOUN}(?:\s+or\s+{_SOURCE_NOUN})*{_END}",
     re.IGNORECASE,
 )
 # an outcome of the remedy that says it fixes the symptom (issue 41): who recovers (the pods,
@@ -159,7 +162,7 @@ _OUTCOME = lazy_pattern(
     # a gerund subject's predicate ("Adding the key and restarting the pods fixes it.")
     rf"(?:fixes|will\s+fix|resolves|will\s+resolve)\s+(?:it|this|the\s+(?:issue|problem))|"
     rf"(?:lets|will\s+let)\s+{_who('lets')}\s+{_RECOVERS})"
-    r"(?:\s+(?:again|normally|cleanly|successfully|properly))?\W*\Z",
+    rf"(?:\s+(?:again|normally|cleanly|successfully|properly))?{_END}",
     re.IGNORECASE,
 )
 
@@ -239,11 +242,12 @@ _PLAIN_REST = lazy_pattern(
     r"(?:\s+(?:key|entry|variable|env\s+var|value|setting))?"
     # a particle of the verb: "back", "up" of a dependency, "out" of "take … out"
     r"(?:\s+(?P<particle>back(?:\s+up)?|up|out))?"
-    # the value to give it: "=587", "to 587", "to 1 replica", "(for example 587)"
-    r"(?:\s*=\s*(?:[\"'`“‘][^\"'`”’]+[\"'`”’]|[\w.:/@+-]+)|"
+    # the value to give it: "=587", "to 587", "to 1 replica", "(for example 587)"; a quoted
+    # value is one token ('to "587"'), never words ('to "a red herring"')
+    r"(?:\s*=\s*(?:[\"'`“‘][^\s\"'`”’]+[\"'`”’]|[\w.:/@+-]+)|"
     r"\s*\((?:for\s+example|e\.g\.,?|say|such\s+as)?\s*(?:[-+]?\d[\w.:/-]*|"
-    r"[\"'`“‘][^\"'`”’]+[\"'`”’])\)|"
-    r"\s+to\s+(?:[-+]?\d[\w.:/-]*|[\"'`“‘][^\"'`”’]+[\"'`”’])"
+    r"[\"'`“‘][^\s\"'`”’]+[\"'`”’])\)|"
+    r"\s+to\s+(?:[-+]?\d[\w.:/-]*|[\"'`“‘][^\s\"'`”’]+[\"'`”’])"
     r"(?:\s+(?:replicas?|pods?|instances?))?)?"
     r"(?:\s+(?:back|again)){0,2}"
     # where: the factor's own resource ("to configmap/smtp-config"), or its kind or the cluster
@@ -261,7 +265,7 @@ _PLAIN_REST = lazy_pattern(
     r"bounc)\w*\s+(?P<workload>(?:the\s+)?(?:[a-z0-9](?:[\w./-]*[a-z0-9])?\s+)?"
     r"(?:pods?|services?|deployments?|workloads?|app|application|containers?)|"
     r"(?:the\s+)?[a-z0-9](?:[\w./-]*[a-z0-9])?))?"
-    r"\W*\Z",
+    rf"{_END}",
     re.IGNORECASE,
 )
 _GENERIC_WORDS = frozenset(
