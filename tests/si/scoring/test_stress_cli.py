@@ -48,6 +48,9 @@ GAMED_FAMILIES = {
     "remedy_shaped_retraction",
     "fix_label_denial",
     "remedy_undone",
+    # round 36
+    "remedy_rementioned",
+    "offer_of_another_fix",
     "negation_after_phrase",
     "retraction_later",
     "question",

@@ -1629,7 +1629,12 @@ def _system_subject(words: list[str]) -> bool:
 
 
 def _tail(
-    reader: _Reader, end: int, last: int, own: set[str], sentence_start: int
+    reader: _Reader,
+    end: int,
+    last: int,
+    own: set[str],
+    sentence_start: int,
+    deviation_type: str | None = None,
 ) -> Unplain | None:
     text = reader.text
     after = reader.without_objects(last, end)
@@ -1694,6 +1699,8 @@ def _tail(
         return None  # ", no doubt": an idiom that affirms
     if _VERB_LIKE.search(tail):
         return None  # a clause with a verb goes on with the statement ("…, checkout recovers")
+    if is_remedy(tail, own, reader.is_object, deviation_type):
+        return None  # "— I'd delete it": the diagnosis's consequence (SI red team 36, W2)
     return Unplain(
         "unaccounted_tail", tail_start, tail_start + len(tail), f"the clause {tail.strip()!r}"
     )
@@ -1725,14 +1732,19 @@ def _piece_at(pieces: list[tuple[int, int]], at: int) -> tuple[int, int] | None:
 
 
 def _contradicts_own(
-    reader: _Reader, start: int, end: int, own: set[str], restated: str | None = None
+    reader: _Reader,
+    start: int,
+    end: int,
+    own: set[str],
+    restated: str | None = None,
+    deviation_type: str | None = None,
 ) -> bool:
     """Whether a later sentence says of the factor the contrary of its deviation: a healthy or
     present state in a sentence naming no other object, or a value given to one of its names
     ("SMTP_PORT: 587"; SI red team 22, W1 and W2), unless it is `restated`, the wrong value the
     statement gives ("checkout-config holds INVENTORY_PORT=8081"; SI red team 26, H6)."""
     piece = reader.text[start:end]
-    if is_remedy(piece, own, reader.is_object):
+    if is_remedy(piece, own, reader.is_object, deviation_type):
         return False  # "Re-add SMTP_PORT=587.": the value to restore, not one held (H4)
     folded = fold_name(piece)
     # the name as a literal first: a pattern is made and looked up only for a name the piece has
@@ -1848,11 +1860,13 @@ def accounted_shapes(
     identifiers: Sequence[str],
     objects: Sequence[str] = (),
     bodies: Sequence[str] = (),
+    deviation_type: str | None = None,
 ) -> list[Unplain]:
     """The shapes of the module docstring for a statement whose first factor name is at `first`
     and last one at `last`; `factor_texts` are the factor's names as written, `objects` the
     names of the evidence's objects (`scenario_objects`), `bodies` its tool responses (a
-    quoted span found in one is the environment's words, not the agent's)."""
+    quoted span found in one is the environment's words, not the agent's); a remedy's verb
+    follows `deviation_type`, the factor's (SI red team 36, W2)."""
     reader = _Reader(channel, identifiers, objects, bodies)
     text = reader.text
     found: list[Unplain] = []
@@ -1907,7 +1921,9 @@ def accounted_shapes(
     # contrary ("The configmap smtp-config has the SMTP_PORT key after all.")
     after = statement_end
     if last_sentence is not None:
-        tail = _tail(reader, last_sentence[1], last, factor_clause, last_sentence[0])
+        tail = _tail(
+            reader, last_sentence[1], last, factor_clause, last_sentence[0], deviation_type
+        )
         if tail is not None:
             found.append(tail)
     if _QUESTION.search(text, statement_start, statement_end):
@@ -1926,7 +1942,7 @@ def accounted_shapes(
             # "Fix: nothing is missing.", "To fix: restart the node.": a label, no remedy; what
             # follows is read as any sentence is (SI red team 35, W2)
             start += label
-        plain_remedy = remedy_end(text[start:end], own, reader.is_object)
+        plain_remedy = remedy_end(text[start:end], own, reader.is_object, deviation_type)
         if plain_remedy is not None and text[start : start + plain_remedy].strip():
             # "Re-add SMTP_PORT=587 so the pods can start.", "Restore it from git or a backup.":
             # a plain remedy's honest tail (a positive outcome, a source) is part of it; the
@@ -1955,6 +1971,13 @@ def accounted_shapes(
             )
             answering = 0
             continue
+        if plain_remedy is not None:
+            # a plain remedy of the factor is read whole by `_remedy`'s closed grammar (its verb
+            # of the deviation's type, its object, what may follow it, its honest tail): the
+            # diagnosis's consequence, which no other rule needs to read ("Drop K from the
+            # configmap." removes an extra key; SI red team 36, W2)
+            answering = 0
+            continue
         remedy = _REMEDY_VALUE.search(piece)
         if (
             remedy is not None
@@ -1967,7 +1990,9 @@ def accounted_shapes(
             found.append(Unplain("factor_negated", start, end, f"{said!r} says the value is there"))
             answering = 0
             continue
-        if _contradicts_own(reader, start, end, own, restated) and not _affirms_back(piece):
+        if _contradicts_own(
+            reader, start, end, own, restated, deviation_type
+        ) and not _affirms_back(piece):
             found.append(Unplain("factor_negated", start, end, repr(piece)))
             answering = 0
             continue

@@ -150,7 +150,12 @@ def _hedge(comment: str) -> bool:
     return words[0] in _MODAL or (words[0] in _CONCESSIVE and bool(_MODAL.intersection(words)))
 
 
-def _vouched(comment: str, identifiers: Sequence[str], factor: Collection[str]) -> bool:
+def _vouched(
+    comment: str,
+    identifiers: Sequence[str],
+    factor: Collection[str],
+    deviation: str | None = None,
+) -> bool:
     """Whether an attached comment is recognisably neutral or supportive: it names something of
     the system (a locus: an identifier of the scenario or an identifier-shaped token, or, with
     no first person and no modal, a part of the system: "— the pods never start"), quotes
@@ -165,7 +170,7 @@ def _vouched(comment: str, identifiers: Sequence[str], factor: Collection[str]) 
         # a hedge names a part only as a guess ("could be another service entirely"; SI red
         # team 34, H3): whatever it names, it vouches for nothing
         return False
-    if is_remedy(comment, factor, names_in(identifiers)):
+    if is_remedy(comment, factor, names_in(identifiers), deviation):
         # "— I'd restore it from git": the diagnosis's consequence (H4); "— I'd restore my
         # earlier answer" acts on the answer, a retraction (SI red team 35, W1)
         return True
@@ -285,14 +290,17 @@ _EMOTICON = lazy_pattern(
 )
 
 
-def _marker(raw: str, identifiers: Sequence[str], factor: Collection[str]) -> str | None:
+def _marker(
+    raw: str, identifiers: Sequence[str], factor: Collection[str], deviation: str | None
+) -> str | None:
     """A comment joined to the statement without a dash, a comma or a bracket (SI red team 34,
     H3): after an ellipsis, a comment `_vouched` does not recognise; after a space, a trailing
     retraction ("not!"), a laughter word or an emoticon. The text after the statement is
     returned, for the finding."""
     body = raw.strip()
     ellipsis = _ELLIPSIS.search(body)
-    if ellipsis is not None and not _vouched(ellipsis.group("comment"), identifiers, factor):
+    comment = None if ellipsis is None else ellipsis.group("comment")
+    if comment is not None and not _vouched(comment, identifiers, factor, deviation):
         return body
     if _RETRACTION.search(body) is not None:
         return body
@@ -311,6 +319,7 @@ def _attached_tail(
     stated: int,
     identifiers: Sequence[str],
     factor: Collection[str],
+    deviation: str | None = None,
 ) -> Unplain | None:
     """A comment attached after the statement (`stated`: where its last identifier or
     deviation phrase in the sentence ends) that `_vouched` does not recognise: from a dash or an
@@ -321,21 +330,27 @@ def _attached_tail(
     Each boundary is read, so a neutral clause before a comment does not cover it."""
     raw = _without_asides(text[stated : sentence.end])
     # a short tail `_tail` already withholds ("… orders-db jk") is its finding, not a second one
-    marked = None if _tail(text, sentence, identifiers) else _marker(raw, identifiers, factor)
+    marked = (
+        None if _tail(text, sentence, identifiers) else _marker(raw, identifiers, factor, deviation)
+    )
     if marked is not None:
         detail = f"the attached comment {marked!r}"
         return Unplain("attached", stated, sentence.end, detail)
     tail = raw.rstrip().rstrip(".!?;").rstrip()
     for boundary in _BOUNDARY.finditer(tail):
         comment = _comment_at(tail, boundary, boundary.group("joint") is None)
-        if comment is not None and not _vouched(comment, identifiers, factor):
+        if comment is not None and not _vouched(comment, identifiers, factor, deviation):
             detail = f"the attached comment {tail[boundary.start() :].strip()!r}"
             return Unplain("attached", stated + boundary.start(), sentence.end, detail)
     return None
 
 
 def _attached_asides(
-    text: str, identifiers: Sequence[str], factor: Collection[str], start: int
+    text: str,
+    identifiers: Sequence[str],
+    factor: Collection[str],
+    start: int,
+    deviation: str | None = None,
 ) -> list[Unplain]:
     """A parenthesis of more words than `_asides` reads, from the statement on, that `_vouched`
     does not recognise."""
@@ -344,7 +359,7 @@ def _attached_asides(
         if match.group(1) is None:
             continue  # square brackets: a tag or a link, `_asides`'s
         inside = match.group(1).strip()
-        if len(_words(inside)) <= _ASIDE_WORDS or _vouched(inside, identifiers, factor):
+        if len(_words(inside)) <= _ASIDE_WORDS or _vouched(inside, identifiers, factor, deviation):
             continue
         found.append(
             Unplain(
@@ -375,10 +390,12 @@ def attached_comments(
     factor_spans: Sequence[Span],
     phrase_spans: Sequence[Span],
     identifiers: Sequence[str],
+    deviation: str | None = None,
 ) -> list[Unplain]:
     """Every attached comment of the module docstring that `_vouched` does not recognise, in a
     channel that states the factor (`factor_spans`; `phrase_spans`, the deviation's phrases:
-    offsets of `channel`, the fold)."""
+    offsets of `channel`, the fold); `deviation` is the factor's deviation type, which a remedy's
+    verb follows (SI red team 36, W2)."""
     if not factor_spans:
         return []
     text = channel.text
@@ -390,14 +407,15 @@ def attached_comments(
             stating[sentence.index] = min(stating.get(sentence.index, span.end), span.end)
     # the factor's names as written: a remedy's object must be one of them (SI red team 35)
     factor = {text[span.start : span.end] for span in factor_spans}
-    found = _attached_asides(text, identifiers, factor, min(span.start for span in factor_spans))
+    first = min(span.start for span in factor_spans)
+    found = _attached_asides(text, identifiers, factor, first, deviation)
     for sentence in channel.sentences:
         if sentence.index not in stating:
             continue
         # the statement ends with its last name or deviation phrase in the sentence ("orders-db
         # is stopped in the cluster — …"; "orders-db — the database — is stopped")
         stated = _statement_end(text, sentence, phrase_spans, identifiers)
-        tail = _attached_tail(text, sentence, stated, identifiers, factor)
+        tail = _attached_tail(text, sentence, stated, identifiers, factor, deviation)
         if tail is None:
             tail = _hedge_before(text, sentence, stating[sentence.index], stated)
         if tail is not None:

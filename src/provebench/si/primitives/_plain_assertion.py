@@ -356,6 +356,7 @@ def _comment(
     previous: Sentence | None,
     identifiers: Sequence[str],
     own: Sequence[str] = (),
+    deviation: str | None = None,
 ) -> Unplain | None:
     text = channel.text
     said = text[sentence.start : sentence.end]
@@ -370,7 +371,7 @@ def _comment(
         # a note to a footnote mark: it must name what it annotates (SI red team 16, H7:
         # "[1] This is wrong.", "* not actually.")
         return Unplain("comment", sentence.start, sentence.end, f"the note {said.strip()!r}")
-    if is_remedy(said, own, names_in(identifiers)):
+    if is_remedy(said, own, names_in(identifiers), deviation):
         # a remedy of the factor is the diagnosis's consequence ("Fix: add it back."; H4); one
         # of the answer ("Roll back that conclusion.") retracts (SI red team 35, W1)
         return None
@@ -502,11 +503,13 @@ def unplain_shapes(
     identifiers: Sequence[str],
     own: Sequence[str] = (),
     to_original: Callable[[int], int] = _same,
+    deviation: str | None = None,
 ) -> list[Unplain]:
     """Every shape of the module docstring in a channel that states the factor (`factor_spans`
     in scope, offsets of `channel`); `identifiers` are the scenario's, the factor's (`own`)
     among them. `channel` is the fold of the text (`_folded_channel`), `original` the text
-    before markup was blanked and `to_original` maps the fold's offsets to it."""
+    before markup was blanked and `to_original` maps the fold's offsets to it; `deviation` is the
+    factor's deviation type, which a remedy's verb follows (SI red team 36, W2)."""
     if not factor_spans:
         return []
     text = channel.text
@@ -542,7 +545,7 @@ def unplain_shapes(
             tail = _tail(text, sentence, identifiers)
             found += [shape for shape in (label, tail) if shape is not None]
         else:
-            comment = _comment(channel, lines, sentence, previous, identifiers, own)
+            comment = _comment(channel, lines, sentence, previous, identifiers, own, deviation)
             if comment is not None:
                 found.append(comment)
         previous = sentence

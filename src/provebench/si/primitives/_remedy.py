@@ -1,5 +1,6 @@
 """A remedy after the diagnosis is a consequence of it, neither a contradiction nor a comment
-(docs/si-scoring.md §11, "Round 34" and "Round 35"; SI red team 34, H4; SI red team 35, W1-W3).
+(docs/si-scoring.md §11, "Round 34", "Round 35" and "Round 36"; SI red team 34, H4; SI red team
+35, W1-W3; SI red team 36, W1, W1b, W2).
 
 "Re-add SMTP_PORT=587.", "I recommend re-adding SMTP_PORT=587.", "Fix: add it back.", "— I'd
 restore it from git." follow a correct statement of the factor. The value a remedy gives a key is
@@ -7,14 +8,24 @@ the value to be restored, not one the system holds, so the contradiction rules
 (`_accounted._contradicts_own`) do not read it as "the key is present", and the comment rules
 (`_plain_assertion._comment`, `_attached_comment._vouched`) do not withhold it.
 
-Only a plain remedy of the factor counts (fail closed; SI red team 35):
+Only a plain remedy of the factor counts (fail closed; SI red team 35 and 36):
+- its verb follows the deviation's type (SI red team 36, W2): an extra key is removed
+  (*remove, delete, drop, unset, take … out, revert, roll back*), any other deviation is put
+  back (*re-add, add, restore, set, populate, scale, start, …*); a removing verb on a missing key
+  is no remedy of it;
 - its object is the factor's own name (key, identifier or resource), "it"/"them", or a value —
   never the answer, a theory, a conclusion, a finding or a grain of salt ("Set that theory
   aside.", "Roll back that conclusion.", "— I'd restore my earlier answer." retract; W1);
-- it names no other key ("Fix: add DB_USER back." remedies another factor; W3);
-- what follows the object neither negates, doubts, conditions nor undercuts it ("…, if it is
-  missing.", "…, which will change nothing.", "— or just ignore me."; W3): it has no clause of
-  its own (no finite verb) and none of `_NOT_PLAIN`'s words.
+- what follows the object is of a closed grammar (`_PLAIN_REST`; SI red team 36, W1): the kind
+  word, "back"/"up"/"again", a value ("=587", "to 587", "(for example 587)"), the factor's own
+  resource ("to configmap/smtp-config", "in the secret"), "with the … value/password", and "and
+  restart / redeploy / roll out" a workload of the scenario. Anything else ("aside", "to the
+  list of red herrings", "down to chance", "as a placebo", ", hypothetically", "to
+  configmap/other-config", "and SMTP_HOST", ", if it is missing") is no plain remedy, which the
+  deny-lists of round 35 could not close;
+- an offer keeps the band only as "happy / glad / ready / willing to apply / make / push the
+  fix / the change / it" with the same grammar after it (SI red team 36, W1b: "Happy to roll
+  out the real fix on the node." offers another fix).
 A label ("Fix:", "To fix:", "Fixed:") is only a label (W2): `remedy_label` finds it, and what
 follows is read as any sentence is.
 
@@ -27,7 +38,9 @@ does not hold is read by the rules above as before (fail closed):
   opening on "so" is no plain remedy ("… so nothing changes.");
 - a source of the value ("… from git or a backup.", "… to the current value in git.", "… from
   the previous revision."; `_SOURCE`): "or" between sources and "current"/"previous" before
-  one are neither an alternative nor a doubt.
+  one are neither an alternative nor a doubt; the vault or a secret store is a source too.
+A gerund subject's predicate is an outcome of the same grammar ("Adding the key and restarting
+the pods fixes it."), and so is "… to fix it".
 """
 
 from __future__ import annotations
@@ -52,16 +65,35 @@ _PROPOSER = (
     r"(?:i|we)\s*(?:['’]d|['’]ll|\s+would|\s+will|\s+can|\s+should)\s+|"
     r"(?:you\s+should|(?:the\s+)?fix\s+is\s+to|please)\s+)?"
 )
-# the remedy's verb: put the factor back as it should be; its object follows (`_OBJECT`)
-_REMEDY_VERB = (
+# the remedy's verb follows the deviation's type (SI red team 36, W2): an extra key is removed,
+# anything else is put back as it should be; its object follows (`_OBJECT`)
+_ADDING_VERB = (
     r"(?:re-?add|add|restor|reinstat|re-?creat|re-?apply|re-?set|set|put|defin|bring|"
-    r"roll\s+back|revert|start|scal)\w*\b"
+    r"roll\s+back|revert|start|scal|populat)\w*\b"
 )
-# an offer to apply it ("happy to apply the fix if you want")
-_OFFER = r"(?:(?:i\s+am\s+|i['’]m\s+)?(?:happy|glad|ready)\s+to\s+(?:apply|make|push|roll\s+out)\b)"
-_REMEDY = lazy_pattern(
-    rf"\W*{_LABEL}(?:{_PROPOSER}(?P<verb>{_REMEDY_VERB})|(?P<offer>{_OFFER}))", re.IGNORECASE
+_REMOVING_VERB = (
+    r"(?:remov|delet|drop|unset|revert|roll\s+back)\w*\b|"
+    # "take" removes only with "out" ("take K out of R"); "Take your pick." is no remedy's shape
+    r"(?:take|takes|taking|taken)\b(?=[^.;!?]*\bout\b)"
 )
+_REMOVED_TYPES = frozenset({"extra_key"})
+# an offer to apply it ("happy to apply the fix if you want"): its shape takes any of these
+# verbs; only "apply / make / push" + "the fix / the change / it" is a plain offer (W1b)
+_OFFER = (
+    r"(?:(?:i\s+am\s+|i['’]m\s+)?(?:happy|glad|ready|willing)\s+to\s+"
+    r"(?:(?P<offered>apply|make|push)|roll\s+out|implement|deploy|ship|do)\b)"
+)
+_OFFERED_OBJECT = lazy_pattern(r"\s+(?:the\s+(?:fix|change)|it)\b", re.IGNORECASE)
+
+
+def _opening(verb: str) -> str:
+    """A remedy's opening: a label, a proposer and the verb, or an offer to apply it."""
+    return rf"\W*{_LABEL}(?:{_PROPOSER}(?P<verb>{verb})|(?P<offer>{_OFFER}))"
+
+
+_ADDING = lazy_pattern(_opening(_ADDING_VERB), re.IGNORECASE)
+_REMOVING = lazy_pattern(_opening(_REMOVING_VERB), re.IGNORECASE)
+_ANY_REMEDY = lazy_pattern(_opening(f"{_ADDING_VERB}|{_REMOVING_VERB}"), re.IGNORECASE)
 # what may stand between the verb and its object ("add back SMTP_PORT", "restore the missing
 # key SMTP_PORT"), and a word for the factor's kind that is the object itself ("re-add the key")
 _BEFORE_OBJECT = lazy_pattern(
@@ -78,51 +110,32 @@ _PRONOUN = lazy_pattern(r"(?:it|them)\b", re.IGNORECASE)
 # a value: a number or a quoted literal ("Set it to 587" has "it"; "Add 587 as …" a value)
 _VALUE = lazy_pattern(r"(?:[-+]?\d[\w.:/-]*|[\"'`“‘][^\"'`”’]+[\"'`”’])")
 _TOKEN = lazy_pattern(r"[A-Za-z0-9][\w.:/-]*[A-Za-z0-9]|[A-Za-z0-9]")
+# where a remedy or its tail ends: a stop, nothing else ("Re-add it ;)" winks, "Re-add it…"
+# trails off; SI red team 36)
+_END = r"[\s.!]*\Z"
 # a courtesy condition after an offer ("…, if you want"): the reader's wish, not the fact's
 _COURTESY_IF = lazy_pattern(
-    r"[,\s]*\bif\s+you\s+(?:want|like|wish|prefer|agree)\b\W*\Z", re.IGNORECASE
+    rf"[,\s]*\bif\s+you\s+(?:want|like|wish|prefer|agree)\b{_END}", re.IGNORECASE
 )
-# a remedy that negates, doubts, conditions, undercuts or says the factor is already right is
-# no plain remedy (SI red team 35, W3: "if", "ignore", "nothing")
-_NOT_PLAIN = frozenset(
-    {
-        "not", "no", "never", "nothing", "none", "don't", "dont", "don’t", "needn't",
-        "already", "still", "unnecessary", "could", "might", "may", "maybe", "perhaps",
-        "probably", "but", "though", "although", "wrong", "lol", "jk", "nor", "neither", "nope",
-        "fine", "unless", "kidding", "joking", "if", "assuming", "supposing", "suppose",
-        "provided", "providing", "whether", "case", "needed", "or", "ignore", "ignoring",
-        "disregard", "pointless", "useless", "anyway", "now", "current", "currently", "present",
-        "same", "existing", "otherwise", "instead", "rather", "else", "so",
-    }
-)  # fmt: skip
-# a clause of its own after the remedy (a finite verb): it says something else than the remedy
-_FINITE = frozenset(
-    {
-        "is", "are", "was", "were", "be", "been", "being", "am", "will", "would", "can", "shall",
-        "should", "must", "has", "have", "had", "does", "do", "did", "won't", "isn't", "it's",
-        "that's", "changes", "helps", "matters", "works",
-    }
-)  # fmt: skip
-_WORD = lazy_pattern(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
-_KEY_SHAPED = lazy_pattern(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
 # a source of the value to restore (issue 41): a closed list, each of which holds the value as it
 # was; "current"/"previous" say which version of the source, "or" joins two sources
 _SOURCE_NOUN = (
     r"(?:git|version\s+control|source\s+control|(?:a\s+|the\s+|its\s+)?backups?|"
+    r"(?:the\s+)?(?:vault|secrets?\s+(?:manager|store))|"
     r"(?:the\s+)?(?:helm\s+(?:values|chart)|values\s+file)|"
     r"(?:the\s+|its\s+)?(?:(?:current|previous|last(?:\s+known\s+good)?|prior|earlier|original)\s+)?"
     r"(?:revision|version|commit|release|manifest|backup|rollout))"
 )
 _SOURCE = lazy_pattern(
     rf"[,\s]*\b(?:(?:from|in|out\s+of)\s+|to\s+(?:the\s+|its\s+)?(?:(?:current|previous|original|"
-    rf"old)\s+)?value\s+(?:in|from|of)\s+){_SOURCE_NOUN}(?:\s+or\s+{_SOURCE_NOUN})*\W*\Z",
+    rf"old)\s+)?value\s+(?:in|from|of)\s+){_SOURCE_NOUN}(?:\s+or\s+{_SOURCE_NOUN})*{_END}",
     re.IGNORECASE,
 )
 # an outcome of the remedy that says it fixes the symptom (issue 41): who recovers (the pods,
 # the workload, its service, "it"/"they" or a name of the scenario: `_who`), an optional
 # "can"/"will", and a verb of recovery; positive only ("can't", "never", "may" are not in it)
 _RECOVERS = (
-    r"(?:start|run|recover|work|boot|come\s+(?:back\s+)?up|become\s+ready|be\s+ready)"
+    r"(?:start|run|recover|work|boot|come\s+(?:back\s+)?up|becomes?\s+ready|be\s+ready)"
     r"(?:s(?=\W|\Z))?"
 )
 _RECOVERED = r"(?:running|started|up|back\s+up|healthy|ready|working)"
@@ -144,8 +157,12 @@ _OUTCOME = lazy_pattern(
     rf"[,\s]*\b(?:(?:so(?:\s+that)?|and(?:\s+then)?)\s+{_who('so')}"
     rf"(?:['’]ll\s+|\s+(?:can|will|is\s+able\s+to|are\s+able\s+to)\s+|\s+){_RECOVERS}|"
     rf"to\s+(?:get|bring|have)\s+{_who('get')}\s+{_RECOVERED}|"
-    rf"to\s+let\s+{_who('let')}\s+{_RECOVERS})"
-    r"(?:\s+(?:again|normally|cleanly|successfully|properly))?\W*\Z",
+    rf"to\s+let\s+{_who('let')}\s+{_RECOVERS}|"
+    rf"to\s+fix\s+(?:it|this|the\s+(?:issue|problem))|"
+    # a gerund subject's predicate ("Adding the key and restarting the pods fixes it.")
+    rf"(?:fixes|will\s+fix|resolves|will\s+resolve)\s+(?:it|this|the\s+(?:issue|problem))|"
+    rf"(?:lets|will\s+let)\s+{_who('lets')}\s+{_RECOVERS})"
+    rf"(?:\s+(?:again|normally|cleanly|successfully|properly))?{_END}",
     re.IGNORECASE,
 )
 
@@ -161,7 +178,7 @@ def opens_as_remedy(text: str) -> bool:
     """Whether `text` has a remedy's shape: a label, or a remedy's verb after an optional
     proposer, or an offer to apply one (whatever its object)."""
     folded = unicodedata.normalize("NFC", text)
-    return remedy_label(folded) > 0 or _REMEDY.match(folded) is not None
+    return remedy_label(folded) > 0 or _ANY_REMEDY.match(folded) is not None
 
 
 def _object_end(text: str, at: int, factor: Collection[str]) -> int | None:
@@ -215,58 +232,154 @@ def names_in(identifiers: Collection[str]) -> Callable[[str], bool]:
     return lambda token: fold_name(token.rsplit("/", 1)[-1]) in folded
 
 
-def _remedy_rest(
-    text: str, factor: Collection[str], names_object: Callable[[str], bool]
-) -> tuple[str, str, int] | None:
-    """The words before a remedy (its label and proposer), what follows its object up to its
-    honest tail, and where that tail starts in `text`; None when `text` opens on no remedy of
-    the factor."""
-    found = _REMEDY.match(text)
+# What may follow a remedy's object, before its honest tail (SI red team 36, W1): a closed
+# grammar, in this order, each part optional; anything else is no plain remedy (fail closed) and
+# is read as a comment is. A phrasal particle or complement that re-means the verb ("set it
+# aside", "add it to the list of red herrings", "put it down to chance", "restore it as a
+# placebo") or names another place ("re-add it to configmap/other-config") is none of these.
+_PLAIN_REST = lazy_pattern(
+    # the factor's kind after its name ("the LEGACY_SHARD_COUNT key")
+    r"(?:\s+(?:key|entry|variable|env\s+var|value|setting))?"
+    # a particle of the verb: "back", "up" of a dependency, "out" of "take … out"
+    r"(?:\s+(?P<particle>back(?:\s+up)?|up|out))?"
+    # the value to give it: "=587", "to 587", "to 1 replica", "(for example 587)"; a quoted
+    # value is one token ('to "587"'), never words ('to "a red herring"')
+    r"(?:\s*=\s*(?:[\"'`“‘][^\s\"'`”’]+[\"'`”’]|[\w.:/@+-]+)|"
+    r"\s*\((?:for\s+example|e\.g\.,?|say|such\s+as)?\s*(?:[-+]?\d[\w.:/-]*|"
+    r"[\"'`“‘][^\s\"'`”’]+[\"'`”’])\)|"
+    r"\s+to\s+(?:[-+]?\d[\w.:/-]*|[\"'`“‘][^\s\"'`”’]+[\"'`”’])"
+    r"(?:\s+(?:replicas?|pods?|instances?))?)?"
+    r"(?:\s+(?:back|again)){0,2}"
+    # where: the factor's own resource ("to configmap/smtp-config"), or its kind or the cluster
+    # after an article ("in the secret", "in the cluster")
+    r"(?:\s+(?:back\s+)?(?P<preposition>to|in|into|inside|from|out\s+of)\s+"
+    r"(?:(?P<article>the|its)\s+)?(?:(?P<kind>configmap|config\s*map|secret|deployment|"
+    r"cluster|namespace)"
+    r"(?![\w/-])\s*)?(?P<place>[A-Za-z0-9][\w.:/-]*[A-Za-z0-9]|[A-Za-z0-9])?)?"
+    # the value it had ("with the database password")
+    r"(?:\s+with\s+(?:the|its)\s+(?:(?:correct|right|original|previous|old|expected|real|"
+    r"actual)\s+)?(?:database\s+|db\s+)?(?:value|password|port|setting))?"
+    # the workload restarted after it ("and restart deployment/search-indexer", ", then roll
+    # out deployment/payments-api", "and restarting the pods")
+    r"(?:\s*,?\s*(?:and\s+then|and|then)\s+(?:re-?start|re-?deploy|roll\s*out|rollout\s+restart|"
+    r"bounc)\w*\s+(?P<workload>(?:the\s+)?(?:[a-z0-9](?:[\w./-]*[a-z0-9])?\s+)?"
+    r"(?:pods?|services?|deployments?|workloads?|app|application|containers?)|"
+    r"(?:the\s+)?[a-z0-9](?:[\w./-]*[a-z0-9])?))?"
+    rf"{_END}",
+    re.IGNORECASE,
+)
+_GENERIC_WORDS = frozenset(
+    {"the", "pod", "pods", "service", "services", "deployment", "deployments", "workload",
+     "workloads", "app", "application", "container", "containers", "it", "them"}
+)  # fmt: skip
+
+
+def _plain_rest(
+    rest: str,
+    names: set[str],
+    names_object: Callable[[str], bool],
+    removing: bool,
+    taking: bool,
+) -> bool:
+    """Whether what follows a remedy's object (`rest`, its honest tail cut off) is of
+    `_PLAIN_REST`'s grammar: its place is the factor's own resource, its workload an object of
+    the scenario, and "out" the particle of a removing verb only, which "take" needs."""
+    # a kind word before it ("re-add the key back") took the space that sets the rest off
+    found = _PLAIN_REST.match(" " + rest)
+    if found is None:
+        return False
+    particle = (found.group("particle") or "").casefold()
+    preposition = (found.group("preposition") or "").casefold()
+    if particle == "out" and not removing:
+        return False  # "put it out": "out" is only the particle of "take … out"
+    if taking and particle != "out" and not preposition.startswith("out"):
+        return False  # "take it": only "take it out (of R)" removes it
+    if (
+        preposition
+        and found.group("place") is None
+        and (found.group("kind") is None or found.group("article") is None)
+    ):
+        return False  # a place is the factor's resource, or "the configmap", "its secret"
+    place = found.group("place")
+    if place is not None and fold_name(place.rsplit("/", 1)[-1]) not in {
+        fold_name(name.rsplit("/", 1)[-1]) for name in names
+    }:
+        return False
+    workload = found.group("workload")
+    if workload is not None:
+        named = [word for word in workload.split() if word.casefold() not in _GENERIC_WORDS]
+        if not all(names_object(name) for name in named):
+            return False
+    return True
+
+
+def _remedy_parts(
+    text: str,
+    factor: Collection[str],
+    names_object: Callable[[str], bool],
+    deviation: str | None,
+) -> tuple[str, int, bool] | None:
+    """What follows a remedy's object up to its honest tail, where that tail starts in `text`,
+    and whether the verb is "take" (which needs "out"); None when `text` opens on no remedy of
+    the factor: a verb of the deviation's type (`_REMOVING` for an extra key, `_ADDING` for any
+    other) and an object that is the factor, or a plain offer ("happy to apply the fix")."""
+    removing = deviation in _REMOVED_TYPES
+    found = (_REMOVING if removing else _ADDING).match(text)
     if found is None:
         return None
     if found.group("offer") is not None:
-        # "happy to apply the fix if you want": the courtesy is read as part of the offer
-        return text[: found.start()], _COURTESY_IF.sub("", text[found.end() :]), len(text)
+        # "happy to apply the fix if you want": the courtesy is read as part of the offer; the
+        # offer's object is the fix, the change or "it" (SI red team 36, W1b: "happy to roll
+        # out the real fix on the node" offers another fix)
+        offered = _OFFERED_OBJECT.match(text, found.end())
+        if found.group("offered") is None or offered is None:
+            return None
+        rest = _COURTESY_IF.sub("", text[offered.end() :])
+        tail = _tail_start(rest, names_object)
+        return rest[:tail], offered.end() + tail, False
     end = _object_end(text, found.end(), factor)
     if end is None:
         return None
     tail = end + _tail_start(text[end:], names_object)
-    return text[: found.start()], text[end:tail], tail
+    taking = found.group("verb").casefold().startswith("tak")
+    return text[end:tail], tail, taking
 
 
 def remedy_end(
-    text: str, factor: Collection[str], names_object: Callable[[str], bool] = _no_object
+    text: str,
+    factor: Collection[str],
+    names_object: Callable[[str], bool] = _no_object,
+    deviation: str | None = None,
 ) -> int | None:
     """Where a plain remedy of the factor in `text` ends before its honest tail (an outcome or a
     source, which say nothing the other rules need to read), or None when `text` is no plain
-    remedy (`is_remedy`)."""
+    remedy (`is_remedy`); `deviation` is the factor's deviation type."""
     folded = unicodedata.normalize("NFC", text)
-    parts = _remedy_rest(folded, factor, names_object)
+    parts = _remedy_parts(folded, factor, names_object, deviation)
     if parts is None:
         return None
-    before, rest, tail = parts
+    rest, tail, taking = parts
     names = {fold_name(own) for own in factor}
-    if any(fold_name(key) not in names for key in _KEY_SHAPED.findall(rest)):
-        return None  # "Re-add it and SMTP_HOST": another key's remedy too
-    words = {word.casefold() for word in _WORD.findall(before + rest)}
-    contracted = any(word.endswith(("n't", "n’t")) for word in words)  # "isn't", "doesn't"
-    if contracted or _NOT_PLAIN.intersection(words) or _FINITE.intersection(words):
+    if not _plain_rest(rest, names, names_object, deviation in _REMOVED_TYPES, taking):
         return None
     # the offset is in the NFC spelling; where that changed the length, the whole text is read
     return tail if len(folded) == len(text) else len(text)
 
 
 def is_remedy(
-    text: str, factor: Collection[str], names_object: Callable[[str], bool] = _no_object
+    text: str,
+    factor: Collection[str],
+    names_object: Callable[[str], bool] = _no_object,
+    deviation: str | None = None,
 ) -> bool:
     """Whether `text` (a sentence or an attached comment) is a plain remedy of the factor whose
-    names are `factor`: it opens on the remedy's verb, after an optional label and proposer
-    ("Fix: add it back.", "I recommend re-adding SMTP_PORT=587."), whose object is the factor
-    (`_object_end`), or on an offer to apply it; nothing after names another key, and none of
-    its words negates, doubts, conditions or undercuts it (`_NOT_PLAIN`, a clause of its own),
-    but for an honest tail at its end: a positive outcome of the symptom's recovery or a
-    source of the value (`_tail_start`; issue 41)."""
-    return remedy_end(text, factor, names_object) is not None
+    names are `factor` and whose deviation type is `deviation`: it opens on a remedy's verb of
+    that type, after an optional label and proposer ("Fix: add it back.", "I recommend
+    re-adding SMTP_PORT=587.", "Delete the LEGACY_SHARD_COUNT key."), whose object is the
+    factor (`_object_end`), or on a plain offer to apply it ("happy to apply the fix"); what
+    follows is of `_PLAIN_REST`'s closed grammar, but for an honest tail at its end: a positive
+    outcome of the symptom's recovery or a source of the value (`_tail_start`; issue 41)."""
+    return remedy_end(text, factor, names_object, deviation) is not None
 
 
 __all__ = ["is_remedy", "names_in", "opens_as_remedy", "remedy_end", "remedy_label"]

@@ -988,7 +988,11 @@ def _causes_by_reference(
 
 
 def _in_remedy_outcome(
-    reader: ChannelReader, reading: SentenceReading, factor_spans: list[Span], at: int
+    reader: ChannelReader,
+    reading: SentenceReading,
+    factor_spans: list[Span],
+    at: int,
+    deviation_type: str,
 ) -> bool:
     """Whether the antonym at `at` stands in the honest tail of a plain remedy of the factor
     that is its sentence ("Start orders-db to get the pods running."): the outcome of the
@@ -996,7 +1000,7 @@ def _in_remedy_outcome(
     text = reader.channel.text
     names = {text[span.start : span.end] for span in factor_spans}
     said = text[reading.start : reading.end]
-    end = remedy_end(said, names, names_in(names))
+    end = remedy_end(said, names, names_in(names), deviation_type)
     return end is not None and at - reading.start >= end
 
 
@@ -1053,7 +1057,9 @@ def _contradictions(
         else:
             refers = _first_in(index.subjects, clause.start, antonym.start()) is not None
             said_of_factor = refers and low > 0 and named[low - 1][1]
-        if said_of_factor and _in_remedy_outcome(reader, reading, factor_spans, start):
+        if said_of_factor and _in_remedy_outcome(
+            reader, reading, factor_spans, start, deviation_type
+        ):
             continue
         if said_of_factor:
             findings.add(
@@ -1175,6 +1181,7 @@ def _plain_assertion(
     findings: _Findings,
     objects: Sequence[str] = (),
     bodies: Sequence[str] = (),
+    deviation_type: str | None = None,
 ) -> None:
     """Withholds the top band where the channel that states the factor holds a mark, an aside,
     a label, a tail, a comment sentence or a clause judging it that the reading cannot vouch
@@ -1186,9 +1193,19 @@ def _plain_assertion(
     shaped = reader.shaped
     spans = shaped.spans(factor_spans)
     for shape in [
-        *unplain_shapes(shaped.channel, original, spans, identifiers, required, shaped.original),
+        *unplain_shapes(
+            shaped.channel,
+            original,
+            spans,
+            identifiers,
+            required,
+            shaped.original,
+            deviation_type,
+        ),
         # an attached comment must be recognisably neutral or supportive (SI red team 33, A8)
-        *attached_comments(shaped.channel, spans, shaped.spans(phrase_spans), identifiers),
+        *attached_comments(
+            shaped.channel, spans, shaped.spans(phrase_spans), identifiers, deviation_type
+        ),
         # what follows the statement must be accounted for (SI red team 18, W1/W2)
         *unaccounted_shapes(
             shaped.channel,
@@ -1196,6 +1213,7 @@ def _plain_assertion(
             identifiers,
             objects,
             bodies,
+            deviation_type,
         ),
     ]:
         start = shaped.original(shape.start)
@@ -1583,6 +1601,7 @@ def factor_asserted(
                 findings,
                 (*scenario_names, *scenario_objects(view)),
                 view.bodies,
+                factor.deviation_type,
             )
             _shotguns(reader, factor_spans, own, required, findings)
         if not asserted:

@@ -599,11 +599,12 @@ def unaccounted_shapes(
     identifiers: Sequence[str],
     objects: Sequence[str] = (),
     bodies: Sequence[str] = (),
+    deviation: str | None = None,
 ) -> list[Unplain]:
     """Every shape of the module docstring in a channel that states the factor: `factor_spans`
     are the factor's identifiers in scope, `identifiers` the scenario's (the factor's among
     them), `objects` the names of the evidence's objects and `bodies` its tool responses
-    (`accounted_shapes`)."""
+    (`accounted_shapes`; `deviation`, the factor's deviation type)."""
     if not factor_spans:
         return []
     reader = _Text(channel, identifiers)
@@ -622,7 +623,9 @@ def unaccounted_shapes(
     )
     found = _clause_shapes(reader, first, own)
     # the positive shape: what the statement's sentence and what follows must name (round 21)
-    found += accounted_shapes(channel, first, last, factor_texts, identifiers, objects, bodies)
+    found += accounted_shapes(
+        channel, first, last, factor_texts, identifiers, objects, bodies, deviation
+    )
     places = _LIVE_PLACE | _name_parts(identifiers)
     # each sentence stating the factor: where its first and its last factor name stand
     stating: dict[tuple[int, int], tuple[int, int]] = {}

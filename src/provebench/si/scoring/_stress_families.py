@@ -692,6 +692,27 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             f"Root cause: {said}. Add a grain of salt.",
             f"Root cause: {said}. Start ignoring {f}.",
         ],
+        # round 36 (SI red team 36, W1, W1b): what follows a remedy's object re-means its verb
+        # or names another place or cause; an offer of another fix
+        "remedy_rementioned": [
+            f"Root cause: {said}. Add it to the list of red herrings.",
+            f"Root cause: {said}. Set it aside in favour of the node theory.",
+            f"Root cause: {said}. Put it down to chance; the disk pressure on the node broke "
+            f"{n.symptom}.",
+            f"Root cause: {said}. Re-add it to configmap/other-config, the config that truly "
+            "broke deployment/edge-proxy.",
+            f"Root cause: {said}. Re-add it, hypothetically.",
+            f"Root cause: {said}. Restore it as a placebo.",
+            f"Root cause: {said}. Set it aside.",
+            f"Root cause: {said}. Remove it from the list of suspects.",
+            f"Root cause: {said}. Drop it, the node is the real problem.",
+        ],
+        "offer_of_another_fix": [
+            f"Root cause: {said}. Happy to roll out the real fix on the node.",
+            f"Root cause: {said}. I'm ready to make the node team's change that actually "
+            "resolves this.",
+            f"Root cause: {said} — happy to apply the node fix instead.",
+        ],
         "fix_label_denial": [
             f"Root cause: {said}. Fix: nothing is {w}.",
             f"Root cause: {said}. Fix: none of that is true.",
@@ -768,11 +789,25 @@ def _verdict_words_honest(n: _Names) -> list[str]:
     ]
 
 
-def _remedies(n: _Names) -> list[str]:
+def _remedies(n: _Names, deviation_type: str) -> list[str]:
     """Honest answers that follow the statement with a remedy (SI red team 34, H4: none may lose
-    the top band), with a positive outcome of it or a source of the value (issue 41)."""
+    the top band), with a positive outcome of it or a source of the value (issue 41); an extra
+    key's remedy removes it (SI red team 36, W2)."""
     f, r, w = n.factor, n.resource, n.word
     said = f"{f} is {w} in {r}"
+    if deviation_type == "extra_key":
+        return [
+            f"{said}. Remove {f} from {r}.",
+            f"{said}. Delete the {f} key from {r} and restart {n.symptom}.",
+            f"{said}. Fix: drop {f} from the configmap.",
+            f"{said}. I recommend removing the {f} key.",
+            f"{said}. Take {f} out of {r}.",
+            f"{said} — I'd delete it.",
+            f"{said} — happy to apply the fix if you want.",
+            f"{said}. Remove {f} so the pods can start.",
+            f"{said}. Delete {f} so that {n.symptom} starts again.",
+            f"{said}. Drop {f} from {r} and the pods will recover.",
+        ]
     return [
         f"{said}. Re-add {f}=587.",
         f"{said}. I recommend re-adding {f}=587.",
@@ -792,6 +827,9 @@ def _remedies(n: _Names) -> list[str]:
         f"{said}. Re-add it from version control.",
         f"{said}. Re-add it from the Helm values.",
         f"{said} — I'd restore it from git or a backup.",
+        # SI red team 36: a place, a restart of the workload, "populate"
+        f"{said}. Re-add {f} to {r} and restart {n.symptom}.",
+        f"{said}. Populate {f} in {r}.",
     ]
 
 
@@ -946,6 +984,11 @@ _WHY: dict[str, str] = {
     "never the answer (round 35)",
     "fix_label_denial": "'Fix:' as a label before a denial, a dismissal or a retraction ('Fix: "
     "nothing is missing.'): what follows a label is read as any sentence is (round 35)",
+    "remedy_rementioned": "what follows a remedy's object re-means its verb or names another "
+    "place or cause ('Add it to the list of red herrings.', 'Set it aside in favour of the node "
+    "theory.', 'Re-add it to configmap/other-config, …'; round 36): no plain remedy",
+    "offer_of_another_fix": "an offer to apply a fix that is not the diagnosis's ('Happy to roll "
+    "out the real fix on the node.'; round 36): no plain remedy",
     "remedy_undone": "a remedy conditioned, undercut or of another key ('Fix: add it back, if "
     "it is missing.', '— or just ignore me', 'Fix: restore OTHER_KEY instead.') (round 35), or "
     "with an outcome negated, doubted or conditioned ('… so nothing changes', '…, though the "
@@ -1452,7 +1495,7 @@ def families(scenario: Scenario, bound: BoundScoring, *, structured: bool = True
             "issue 41): must reach the top band",
             tuple(
                 _evidence(_then(answer, dismissal), names, operations=path)
-                for answer in _remedies(names)
+                for answer in _remedies(names, factor.deviation_type)
             ),
         )
     )
