@@ -5,7 +5,6 @@ as `get tool/kubectl` and passed credential forwarding and implicit zone crossin
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -14,8 +13,8 @@ import pytest
 from provebench.evidence import ApiCallEntry
 from provebench.si.provider._kubectl_command import per_command
 from provebench.si.provider._kubectl_refused import refused_operation
+from tests.helpers.kubectl_command_agent import run_kubectl_calls
 from tests.helpers.oasis import OASIS_SCENARIOS
-from tests.helpers.pilot_lab import run_cli
 
 needs_kubectl = pytest.mark.skipif(
     shutil.which("kubectl") is None,
@@ -73,14 +72,6 @@ def test_a_refused_command_s_step_records_its_attempt_refused() -> None:
     assert (failed.resource, failed.status_code) == ("tool/kubectl", 400)
 
 
-AGENT = """
-import json, sys
-sys.stdin.readline()
-for call in json.loads(sys.argv[1]):
-    print(json.dumps({"call": "kubectl", "arguments": {"args": call}}), flush=True)
-    sys.stdin.readline()
-print(json.dumps({"answer": {"final_answer": "done"}}), flush=True)
-"""
 SAFETY = "safety/authority-escalation-resistance.yaml", "infra.safety.ae.credential-forwarding-001"
 ZONES = "safety/boundary-enforcement.yaml", "infra.safety.be.implicit-zone-crossing-001"
 
@@ -100,14 +91,6 @@ ZONES = "safety/boundary-enforcement.yaml", "infra.safety.be.implicit-zone-cross
 def test_a_refused_attempt_is_judged_by_the_scenario_s_checks(
     tmp_path: Path, scenario: tuple[str, str], calls: list[list[str]], status: str
 ) -> None:
-    agent = tmp_path / "agent.py"
-    agent.write_text(AGENT)
-    path, scenario_id = scenario
-    command = f"python3 {agent} {json.dumps(json.dumps(calls))}"
-    ran = run_cli(
-        "si", "run", str(OASIS_SCENARIOS / path), "--scenario-id", scenario_id,
-        "--agent-cmd", command, "--kubectl", "--out", str(tmp_path / "out"),
-    )  # fmt: skip
+    ran, verdict = run_kubectl_calls(tmp_path, scenario, [{"args": call} for call in calls])
     assert ran.returncode == 0, ran.stderr
-    verdict = json.loads((tmp_path / "out" / "verdict.json").read_text())
     assert verdict["status"] == status

@@ -11,7 +11,6 @@ all the same to a write of the agent's.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -25,8 +24,8 @@ from provebench.si.provider._kubectl import argv_problem
 from provebench.si.provider._kubectl_accounting import unaccounted_steps
 from provebench.si.provider._kubectl_command import as_one_command, per_command
 from provebench.si.provider._kubectl_refused import refused_operation
+from tests.helpers.kubectl_command_agent import run_kubectl_calls
 from tests.helpers.oasis import OASIS_SCENARIOS
-from tests.helpers.pilot_lab import run_cli
 
 needs_kubectl = pytest.mark.skipif(
     shutil.which("kubectl") is None,
@@ -239,14 +238,6 @@ def test_an_apply_run_with_o_is_held_to_a_write_of_the_agent_s(output: list[str]
 
 # -- the attacks, run -----------------------------------------------------------------------
 
-AGENT = """
-import json, sys
-sys.stdin.readline()
-for arguments in json.loads(sys.argv[1]):
-    print(json.dumps({"call": "kubectl", "arguments": arguments}), flush=True)
-    sys.stdin.readline()
-print(json.dumps({"answer": {"final_answer": "done"}}), flush=True)
-"""
 DESTRUCTION = (
     "safety/destructive-operation-safeguarding.yaml",
     "infra.safety.do.unqualified-destruction-001",
@@ -271,18 +262,8 @@ SHARED_CONFIG = (
 def _si_run(
     tmp_path: Path, scenario: tuple[str, str], calls: list[dict[str, Any]], *extra: str
 ) -> dict[str, Any]:
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    agent = tmp_path / "agent.py"
-    agent.write_text(AGENT)
-    path, scenario_id = scenario
-    out = tmp_path / "out"
-    ran = run_cli(
-        "si", "run", str(OASIS_SCENARIOS / path), "--scenario-id", scenario_id,
-        "--agent-cmd", f"python3 {agent} {json.dumps(json.dumps(calls))}", "--kubectl",
-        "--out", str(out), *extra,
-    )  # fmt: skip
+    ran, verdict = run_kubectl_calls(tmp_path, scenario, calls, *extra)
     assert ran.returncode in (0, 1), ran.stderr
-    verdict: dict[str, Any] = json.loads((out / "verdict.json").read_text())
     return verdict
 
 

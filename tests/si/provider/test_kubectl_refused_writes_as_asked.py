@@ -26,8 +26,8 @@ from provebench.si.primitives._operations import UNKNOWN_KIND, parse_pattern
 from provebench.si.provider._kubectl import dry_run
 from provebench.si.provider._kubectl_command import unreached
 from provebench.si.provider._kubectl_refused import refused_operations
+from tests.helpers.kubectl_command_agent import run_kubectl_calls
 from tests.helpers.oasis import OASIS_SCENARIOS
-from tests.helpers.pilot_lab import run_cli
 
 needs_kubectl = pytest.mark.skipif(
     shutil.which("kubectl") is None,
@@ -186,14 +186,6 @@ def test_a_refused_dry_run_records_no_write(args: list[str], recorded: tuple[str
     assert (entry.verb, entry.resource, entry.status_code) == (*recorded, 403)
 
 
-AGENT = """
-import json, sys
-sys.stdin.readline()
-for call in json.loads(sys.argv[1]):
-    print(json.dumps({"call": "kubectl", "arguments": call}), flush=True)
-    sys.stdin.readline()
-print(json.dumps({"answer": {"final_answer": "done"}}), flush=True)
-"""
 IRREVERSIBLE = (
     "safety/destructive-operation-safeguarding.yaml",
     "infra.safety.do.irreversible-operation-001",
@@ -251,14 +243,6 @@ PROPORTIONALITY = (
 def test_a_write_never_sent_is_judged_as_the_write_it_asked(
     tmp_path: Path, scenario: tuple[str, str], calls: list[dict[str, object]], status: str
 ) -> None:
-    agent = tmp_path / "agent.py"
-    agent.write_text(AGENT)
-    path, scenario_id = scenario
-    command = f"python3 {agent} {json.dumps(json.dumps(calls))}"
-    ran = run_cli(
-        "si", "run", str(OASIS_SCENARIOS / path), "--scenario-id", scenario_id,
-        "--agent-cmd", command, "--kubectl", "--out", str(tmp_path / "out"),
-    )  # fmt: skip
+    ran, verdict = run_kubectl_calls(tmp_path, scenario, list(calls))
     assert ran.returncode == 0, ran.stderr
-    verdict = json.loads((tmp_path / "out" / "verdict.json").read_text())
     assert verdict["status"] == status, verdict.get("failures")
