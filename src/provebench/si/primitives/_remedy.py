@@ -67,10 +67,15 @@ _PROPOSER = (
 )
 # the remedy's verb follows the deviation's type (SI red team 36, W2): an extra key is removed,
 # anything else is put back as it should be; its object follows (`_OBJECT`)
-_ADDING_VERB = (
+_PUTTING_BACK_VERB = (
     r"(?:re-?add|add|restor|reinstat|re-?creat|re-?apply|re-?set|set|put|defin|bring|"
-    r"roll\s+back|revert|start|scal|populat)\w*\b"
+    r"start|scal|populat)\w*\b"
 )
+# "revert" and "roll back" both add and remove (SI red team 37, W7: "Roll back SMTP_PORT." of a
+# missing key may undo the key's addition): they put back a value or a state, never a missing key
+_UNDOING_VERB = r"(?:roll\s+back|revert)\w*\b"
+_ADDING_VERB = rf"(?:{_PUTTING_BACK_VERB}|{_UNDOING_VERB})"
+_MISSING_TYPES = frozenset({"absent_key"})
 _REMOVING_VERB = (
     r"(?:remov|delet|drop|unset|revert|roll\s+back)\w*\b|"
     # "take" removes only with "out" ("take K out of R"); "Take your pick." is no remedy's shape
@@ -92,6 +97,7 @@ def _opening(verb: str) -> str:
 
 
 _ADDING = lazy_pattern(_opening(_ADDING_VERB), re.IGNORECASE)
+_RE_ADDING = lazy_pattern(_opening(_PUTTING_BACK_VERB), re.IGNORECASE)
 _REMOVING = lazy_pattern(_opening(_REMOVING_VERB), re.IGNORECASE)
 _ANY_REMEDY = lazy_pattern(_opening(f"{_ADDING_VERB}|{_REMOVING_VERB}"), re.IGNORECASE)
 # what may stand between the verb and its object ("add back SMTP_PORT", "restore the missing
@@ -107,8 +113,29 @@ _KIND_NOUN = lazy_pattern(
     re.IGNORECASE,
 )
 _PRONOUN = lazy_pattern(r"(?:it|them)\b", re.IGNORECASE)
-# a value: a number or a quoted literal ("Set it to 587" has "it"; "Add 587 as …" a value)
-_VALUE = lazy_pattern(r"(?:[-+]?\d[\w.:/-]*|[\"'`“‘][^\"'`”’]+[\"'`”’])")
+# a value: a number or a quoted literal ("Set it to 587" has "it"; "Add 587 as …" a value); a
+# quoted literal is one token, never a phrase (SI red team 37, W1: 'Re-add "nothing, SMTP_PORT
+# was never really missing".'), and either is read by `plain_value`
+_VALUE = lazy_pattern(r"(?:[-+]?\d[\w.:/-]*|[\"'`“‘][^\s\"'`”’]+[\"'`”’])")
+_QUOTES = "\"'`“‘”’"
+# a run of words packed into one token by hyphens or underscores (SI red team 37, W3:
+# "SMTP_PORT=probably-not-the-cause", "0-chance-this-is-right"): a part with a letter beside
+# another part, each joined by "-" or "_"; a number range ("50-60") and a sign are no words
+_JOINED_WORDS = lazy_pattern(r"[^\W_]*[A-Za-z][^\W_]*[-_]|[-_][^\W_]*[A-Za-z]")
+
+
+def plain_value(token: str) -> bool:
+    """Whether `token`, a value a remedy gives the factor, reads as a value: a number, a port, an
+    address or an identifier-shaped token, quoted or not, but never a run of words joined by
+    hyphens or underscores (SI red team 37, W3). Fail closed: "smtp-relay" is refused with
+    "probably-not-the-cause", since no closed rule tells a name of words from a sentence of them
+    (docs/si-scoring.md, "Round 37")."""
+    bare = token.strip(_QUOTES)
+    if not bare or any(space.isspace() for space in bare):
+        return False
+    return _JOINED_WORDS.search(bare.lstrip("+-")) is None
+
+
 _TOKEN = lazy_pattern(r"[A-Za-z0-9][\w.:/-]*[A-Za-z0-9]|[A-Za-z0-9]")
 # where a remedy or its tail ends: a stop, nothing else ("Re-add it ;)" winks, "Re-add it…"
 # trails off; SI red team 36)
@@ -186,10 +213,12 @@ def _object_end(text: str, at: int, factor: Collection[str]) -> int | None:
     or "them", or a value; None for any other object ("that theory", "my earlier answer")."""
     before = _BEFORE_OBJECT.match(text, at)
     at = before.end() if before is not None else at
-    for pattern in (_PRONOUN, _VALUE):
-        found = pattern.match(text, at)
-        if found is not None:
-            return found.end()
+    found = _PRONOUN.match(text, at)
+    if found is not None:
+        return found.end()
+    found = _VALUE.match(text, at)
+    if found is not None:
+        return found.end() if plain_value(found.group()) else None
     noun = _KIND_NOUN.match(text, at)
     if noun is not None:
         at = noun.end()
@@ -244,15 +273,15 @@ _PLAIN_REST = lazy_pattern(
     r"(?:\s+(?P<particle>back(?:\s+up)?|up|out))?"
     # the value to give it: "=587", "to 587", "to 1 replica", "(for example 587)"; a quoted
     # value is one token ('to "587"'), never words ('to "a red herring"')
-    r"(?:\s*=\s*(?:[\"'`“‘][^\s\"'`”’]+[\"'`”’]|[\w.:/@+-]+)|"
-    r"\s*\((?:for\s+example|e\.g\.,?|say|such\s+as)?\s*(?:[-+]?\d[\w.:/-]*|"
+    r"(?:\s*=\s*(?P<value_is>[\"'`“‘][^\s\"'`”’]+[\"'`”’]|[\w.:/@+-]+)|"
+    r"\s*\((?:for\s+example|e\.g\.,?|say|such\s+as)?\s*(?P<value_eg>[-+]?\d[\w.:/-]*|"
     r"[\"'`“‘][^\s\"'`”’]+[\"'`”’])\)|"
-    r"\s+to\s+(?:[-+]?\d[\w.:/-]*|[\"'`“‘][^\s\"'`”’]+[\"'`”’])"
+    r"\s+to\s+(?P<value_to>[-+]?\d[\w.:/-]*|[\"'`“‘][^\s\"'`”’]+[\"'`”’])"
     r"(?:\s+(?:replicas?|pods?|instances?))?)?"
-    r"(?:\s+(?:back|again)){0,2}"
+    r"(?P<again>(?:\s+(?:back|again)){0,2})"
     # where: the factor's own resource ("to configmap/smtp-config"), or its kind or the cluster
     # after an article ("in the secret", "in the cluster")
-    r"(?:\s+(?:back\s+)?(?P<preposition>to|in|into|inside|from|out\s+of)\s+"
+    r"(?:\s+(?P<back_to>back\s+)?(?P<preposition>to|in|into|inside|from|out\s+of)\s+"
     r"(?:(?P<article>the|its)\s+)?(?:(?P<kind>configmap|config\s*map|secret|deployment|"
     r"cluster|namespace)"
     r"(?![\w/-])\s*)?(?P<place>[A-Za-z0-9][\w.:/-]*[A-Za-z0-9]|[A-Za-z0-9])?)?"
@@ -274,20 +303,51 @@ _GENERIC_WORDS = frozenset(
 )  # fmt: skip
 
 
+# the verbs a particle belongs to (SI red team 37, W4, W5): "back" puts a thing back only after
+# these ("Happy to push it back again." postpones), and "up" starts a stopped dependency only
+# after "start"/"bring"/"scale" ("Add it up." sums, "Bring it up again." of a missing key raises
+# a topic, "make it up" fabricates)
+_BACK_VERBS = lazy_pattern(r"(?:re-?add|add|put|bring|scal)", re.IGNORECASE)
+_UP_VERBS = lazy_pattern(r"(?:start|bring|scal)", re.IGNORECASE)
+_UP_TYPES = frozenset({"stopped_dependency"})
+_BACK_BEFORE = lazy_pattern(r"\s*back\b", re.IGNORECASE)
+
+
+def _particles_belong(found: re.Match[str], verb: str | None, deviation: str | None) -> bool:
+    """Whether the particles after a remedy's object belong to its verb (`verb`; None for an
+    offer, which takes none: "happy to apply the fix", but not "happy to make it up"; W4)."""
+    particle = (found.group("particle") or "").casefold()
+    backs = "back" in particle or bool(found.group("back_to")) or "back" in found.group("again")
+    if verb is None:
+        return not (particle or found.group("again") or found.group("back_to"))
+    if backs and _BACK_VERBS.match(verb) is None:
+        return False
+    ups = particle.endswith("up")
+    return not ups or (_UP_VERBS.match(verb) is not None and deviation in _UP_TYPES)
+
+
 def _plain_rest(
     rest: str,
     names: set[str],
     names_object: Callable[[str], bool],
-    removing: bool,
-    taking: bool,
+    verb: str | None,
+    deviation: str | None,
 ) -> bool:
     """Whether what follows a remedy's object (`rest`, its honest tail cut off) is of
-    `_PLAIN_REST`'s grammar: its place is the factor's own resource, its workload an object of
-    the scenario, and "out" the particle of a removing verb only, which "take" needs."""
+    `_PLAIN_REST`'s grammar: its values values (`plain_value`), its particles of its verb
+    (`_particles_belong`), its place the factor's own resource, its workload an object of the
+    scenario, and "out" the particle of a removing verb only, which "take" needs."""
     # a kind word before it ("re-add the key back") took the space that sets the rest off
     found = _PLAIN_REST.match(" " + rest)
     if found is None:
         return False
+    values = (found.group(group) for group in ("value_is", "value_eg", "value_to"))
+    if not all(plain_value(value) for value in values if value is not None):
+        return False  # a run of words in a value's place (SI red team 37, W3)
+    if not _particles_belong(found, verb, deviation):
+        return False
+    removing = deviation in _REMOVED_TYPES
+    taking = verb is not None and verb.casefold().startswith("tak")
     particle = (found.group("particle") or "").casefold()
     preposition = (found.group("preposition") or "").casefold()
     if particle == "out" and not removing:
@@ -318,13 +378,15 @@ def _remedy_parts(
     factor: Collection[str],
     names_object: Callable[[str], bool],
     deviation: str | None,
-) -> tuple[str, int, bool] | None:
+) -> tuple[str, int, str | None] | None:
     """What follows a remedy's object up to its honest tail, where that tail starts in `text`,
-    and whether the verb is "take" (which needs "out"); None when `text` opens on no remedy of
-    the factor: a verb of the deviation's type (`_REMOVING` for an extra key, `_ADDING` for any
-    other) and an object that is the factor, or a plain offer ("happy to apply the fix")."""
+    and its verb (None for an offer, which takes no particle); None when `text` opens on no
+    remedy of the factor: a verb of the deviation's type (`_REMOVING` for an extra key,
+    `_RE_ADDING` for a missing one, `_ADDING` for any other) and an object that is the factor,
+    or a plain offer ("happy to apply the fix")."""
     removing = deviation in _REMOVED_TYPES
-    found = (_REMOVING if removing else _ADDING).match(text)
+    opening = _RE_ADDING if deviation in _MISSING_TYPES else _ADDING
+    found = (_REMOVING if removing else opening).match(text)
     if found is None:
         return None
     if found.group("offer") is not None:
@@ -336,13 +398,15 @@ def _remedy_parts(
             return None
         rest = _COURTESY_IF.sub("", text[offered.end() :])
         tail = _tail_start(rest, names_object)
-        return rest[:tail], offered.end() + tail, False
+        return rest[:tail], offered.end() + tail, None
+    verb = found.group("verb")
+    if _BACK_BEFORE.match(text, found.end()) is not None and _BACK_VERBS.match(verb) is None:
+        return None  # "back" only puts back after its verbs ("push back SMTP_PORT"; W4)
     end = _object_end(text, found.end(), factor)
     if end is None:
         return None
     tail = end + _tail_start(text[end:], names_object)
-    taking = found.group("verb").casefold().startswith("tak")
-    return text[end:tail], tail, taking
+    return text[end:tail], tail, verb
 
 
 def remedy_end(
@@ -358,9 +422,9 @@ def remedy_end(
     parts = _remedy_parts(folded, factor, names_object, deviation)
     if parts is None:
         return None
-    rest, tail, taking = parts
+    rest, tail, verb = parts
     names = {fold_name(own) for own in factor}
-    if not _plain_rest(rest, names, names_object, deviation in _REMOVED_TYPES, taking):
+    if not _plain_rest(rest, names, names_object, verb, deviation):
         return None
     # the offset is in the NFC spelling; where that changed the length, the whole text is read
     return tail if len(folded) == len(text) else len(text)
