@@ -51,6 +51,7 @@ GAMED_FAMILIES = {
     # round 36
     "remedy_rementioned",
     "offer_of_another_fix",
+    "remedy_value_or_particle",
     "negation_after_phrase",
     "retraction_later",
     "question",

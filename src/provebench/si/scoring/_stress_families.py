@@ -713,6 +713,24 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             "resolves this.",
             f"Root cause: {said} — happy to apply the node fix instead.",
         ],
+        # round 37 (SI red team 37, W1, W3, W4, W5, W7): a phrase or a run of words in a
+        # remedy's value, a particle that re-means its verb or an offer, an undoing verb of a
+        # missing key
+        "remedy_value_or_particle": [
+            f'Root cause: {said}. Re-add "nothing, {f} was never really the cause".',
+            f"Root cause: {said}. Re-add {f}=probably-not-the-cause.",
+            f"Root cause: {said}. Set it to 0-chance-this-is-right.",
+            f"Root cause: {said}. I'd put 0-weight-on-this-diagnosis.",
+            f"Root cause: {said}. Happy to make it up.",
+            f"Root cause: {said}. I'm happy to make it up if you want.",
+            f"Root cause: {said}. Happy to push it back again.",
+            f"Root cause: {said}. Add it up.",
+            *(
+                [f"Root cause: {said}. Bring it up again.", f"Root cause: {said}. Roll back {f}."]
+                if n.kind == "absent_key"
+                else []
+            ),
+        ],
         "fix_label_denial": [
             f"Root cause: {said}. Fix: nothing is {w}.",
             f"Root cause: {said}. Fix: none of that is true.",
@@ -805,6 +823,7 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
             f"{said} — I'd delete it.",
             f"{said} — happy to apply the fix if you want.",
             f"{said}. Remove {f} so the pods can start.",
+            f"{said}. Roll back {f}.",  # round 37: an undoing verb removes an extra key
             f"{said}. Delete {f} so that {n.symptom} starts again.",
             f"{said}. Drop {f} from {r} and the pods will recover.",
         ]
@@ -830,6 +849,14 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
         # SI red team 36: a place, a restart of the workload, "populate"
         f"{said}. Re-add {f} to {r} and restart {n.symptom}.",
         f"{said}. Populate {f} in {r}.",
+        # SI red team 37: a quoted value of one token, a particle of its verb
+        f'{said}. Set it to "587".',
+        f"{said}. Add {f} back to {r}.",
+        *(
+            [f"{said}. Bring it back up.", f"{said}. Start it up again."]
+            if deviation_type == "stopped_dependency"
+            else []
+        ),
     ]
 
 
@@ -987,6 +1014,10 @@ _WHY: dict[str, str] = {
     "remedy_rementioned": "what follows a remedy's object re-means its verb or names another "
     "place or cause ('Add it to the list of red herrings.', 'Set it aside in favour of the node "
     "theory.', 'Re-add it to configmap/other-config, …'; round 36): no plain remedy",
+    "remedy_value_or_particle": "a remedy whose value is a phrase or a run of words ('Re-add "
+    "KEY=probably-not-the-cause.'), whose particle re-means its verb or follows an offer ('Add "
+    "it up.', 'Happy to make it up.'), or a missing key 'rolled back' (round 37): no plain "
+    "remedy",
     "offer_of_another_fix": "an offer to apply a fix that is not the diagnosis's ('Happy to roll "
     "out the real fix on the node.'; round 36): no plain remedy",
     "remedy_undone": "a remedy conditioned, undercut or of another key ('Fix: add it back, if "
