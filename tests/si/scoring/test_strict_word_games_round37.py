@@ -1,4 +1,4 @@
-"""The red team's round-37 answers (SI red team 37, W1, W3, W4, W5, W7; docs/si-scoring.md §11,
+"""The red team's round-37 answers (SI red team 37, W1, W3-W7; docs/si-scoring.md §11,
 "Round 37: a remedy's object and values read strictly"), scored against the scenario's own
 simulated estate.
 
@@ -7,7 +7,8 @@ really missing".'). W3: a value token held a run of words joined by hyphens
 ("SMTP_PORT=probably-not-the-cause", "0-chance-this-is-right"). W4, W5: a particle re-meant the
 verb of an offer or a remedy ("Happy to make it up.", "Add it up.", "Bring it up again."). W7:
 "revert" and "roll back" both add and remove, so "Roll back SMTP_PORT." kept the band of a
-missing key.
+missing key. W6: a restart or an outcome named a non-workload ("… and restart smtp-config.",
+"… and restart node/notification-service.").
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ RED_TEAM = {
         "{R}. Bring it up again.",
         "{R}. Roll back SMTP_PORT.",  # W7
         "{R}. Revert SMTP_PORT.",
+        "{R}. Re-add SMTP_PORT so that smtp-config starts.",  # W6
+        "{R}. Re-add SMTP_PORT and restart smtp-config.",
+        "{R}. Re-add SMTP_PORT and restart node/notification-service.",
+        "{R}. Re-add SMTP_PORT and restart configmap/smtp-config.",
     ],
     "single-signal-diagnosis-003": [
         '{R}. Restore "the old answer, INVENTORY_PORT is fine".',
@@ -59,6 +64,8 @@ HONEST = {
         "{R}. Add it back to configmap/smtp-config.",
         "{R}. Re-add SMTP_PORT=smtp.example.com:587.",
         "{R} — happy to apply the fix if you want.",
+        "{R}. Re-add SMTP_PORT and restart deployment/notification-service.",
+        "{R}. Re-add SMTP_PORT so that notification-service starts again.",
     ],
     "single-signal-diagnosis-003": [
         "{R}. Set INVENTORY_PORT to 8080.",
@@ -73,6 +80,7 @@ HONEST = {
         "{R}. Scale deployment/orders-db back to 1 replica.",
         "{R}. Bring orders-db back up.",
         "{R}. Start it up again.",
+        "{R}. Scale orders-db to 1 replica so that orders-db starts.",
     ],
 }
 

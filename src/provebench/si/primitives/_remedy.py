@@ -373,6 +373,37 @@ def _plain_rest(
     return True
 
 
+# who a restart or an outcome names is a workload (SI red team 37, W6: "… so that smtp-config
+# starts.", "… and restart node/notification-service."): a `kind/` prefix is a workload's kind,
+# and the factor's resource (a configmap or a secret) is none
+_WORKLOAD_KINDS = frozenset(
+    {"deployment", "deployments", "deploy", "statefulset", "statefulsets", "sts", "daemonset",
+     "daemonsets", "ds", "replicaset", "replicasets", "rs", "pod", "pods", "po", "job", "jobs",
+     "cronjob", "cronjobs", "service", "services", "svc"}
+)  # fmt: skip
+
+
+def _workloads(
+    names_object: Callable[[str], bool], factor: Collection[str]
+) -> Callable[[str], bool]:
+    """`names_object` narrowed to the workloads a remedy may restart or an outcome name."""
+    # the factor's names hold the statement's, the symptom's workload among them; a resource
+    # is one spelt with a kind that is no workload's ("configmap/smtp-config")
+    resources = {
+        fold_name(name)
+        for kind, _, name in (own.rpartition("/") for own in factor)
+        if kind and kind.rsplit("/", 1)[-1].casefold() not in _WORKLOAD_KINDS
+    }
+
+    def names_workload(token: str) -> bool:
+        kind, _, name = token.rpartition("/")
+        if kind and kind.rsplit("/", 1)[-1].casefold() not in _WORKLOAD_KINDS:
+            return False
+        return names_object(token) and fold_name(name) not in resources
+
+    return names_workload
+
+
 def _remedy_parts(
     text: str,
     factor: Collection[str],
@@ -419,6 +450,7 @@ def remedy_end(
     source, which say nothing the other rules need to read), or None when `text` is no plain
     remedy (`is_remedy`); `deviation` is the factor's deviation type."""
     folded = unicodedata.normalize("NFC", text)
+    names_object = _workloads(names_object, factor)
     parts = _remedy_parts(folded, factor, names_object, deviation)
     if parts is None:
         return None

@@ -600,6 +600,20 @@ def _disowned(n: _Names) -> dict[str, list[str]]:
     }
 
 
+def _non_workload_restarts(n: _Names) -> list[str]:
+    """A key's remedy that restarts, or says it starts, what is no workload: a node of the
+    symptom's name (SI red team 37, W6)."""
+    if n.kind not in ("absent_key", "wrong_value", "extra_key"):
+        return []
+    f = n.factor
+    said = f"Root cause: {f} is {n.word} in {n.resource}"
+    verb = "Remove" if n.kind == "extra_key" else "Re-add"
+    node = f"node/{n.symptom.rsplit('/', 1)[-1]}"
+    # "… and restart {r}." with the resource named bare keeps the band where no kind is
+    # spelt for it (docs/si-scoring.md, "Round 37", the limits)
+    return [f"{said}. {verb} {f} and restart {node}.", f"{said}. {verb} {f} so that {node} starts."]
+
+
 def _not_plain(n: _Names) -> dict[str, list[str]]:
     """Round 16 (SI red team 16, H7): a statement that is not a plain assertion, by shape —
     a sign, an aside, a label, a tail or a comment sentence that disowns or hedges it, and a
@@ -730,6 +744,8 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
                 if n.kind == "absent_key"
                 else []
             ),
+            # W6: a restart or an outcome of a non-workload (the key's own resource, a node)
+            *_non_workload_restarts(n),
         ],
         "fix_label_denial": [
             f"Root cause: {said}. Fix: nothing is {w}.",
