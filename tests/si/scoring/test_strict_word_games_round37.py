@@ -1,4 +1,4 @@
-"""The red team's round-37 answers (SI red team 37, W1, W3-W7; docs/si-scoring.md §11,
+"""The red team's round-37 answers (SI red team 37, W1-W7; docs/si-scoring.md §11,
 "Round 37: a remedy's object and values read strictly"), scored against the scenario's own
 simulated estate.
 
@@ -7,8 +7,9 @@ really missing".'). W3: a value token held a run of words joined by hyphens
 ("SMTP_PORT=probably-not-the-cause", "0-chance-this-is-right"). W4, W5: a particle re-meant the
 verb of an offer or a remedy ("Happy to make it up.", "Add it up.", "Bring it up again."). W7:
 "revert" and "roll back" both add and remove, so "Roll back SMTP_PORT." kept the band of a
-missing key. W6: a restart or an outcome named a non-workload ("… and restart smtp-config.",
-"… and restart node/notification-service.").
+missing key. W2: a remedy restored the fault ("Re-add SMTP_PORT=none.", "Scale orders-db to 0
+replicas.", "Revert LEGACY_SHARD_COUNT to 4."). W6: a restart or an outcome named a
+non-workload ("… and restart smtp-config.", "… and restart node/notification-service.").
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ RED_TEAM = {
         "{R}. Re-add SMTP_PORT and restart smtp-config.",
         "{R}. Re-add SMTP_PORT and restart node/notification-service.",
         "{R}. Re-add SMTP_PORT and restart configmap/smtp-config.",
+        "{R}. Re-add SMTP_PORT=none.",  # W2
+        "{R}. Set SMTP_PORT to 'null'.",
     ],
     "single-signal-diagnosis-003": [
         '{R}. Restore "the old answer, INVENTORY_PORT is fine".',
@@ -47,11 +50,15 @@ RED_TEAM = {
     "single-signal-diagnosis-004": [
         '{R}. Remove "the extra-key theory".',
         "{R}. Remove LEGACY_SHARD_COUNT=harmless-actually.",
+        "{R}. Revert LEGACY_SHARD_COUNT to 4.",  # W2
+        "{R}. Roll back LEGACY_SHARD_COUNT to 4 in configmap/indexer-config.",
         "{R}. Happy to make it up.",
     ],
     "single-signal-diagnosis-005": [
         "{R}. Start orders-db=not-the-real-cause.",
         "{R}. Scale orders-db to 1-replica-though-the-node-is-the-real-cause.",
+        "{R}. Scale orders-db to 0 replicas.",  # W2
+        "{R}. Scale it to 0.",
         "{R}. Happy to make it up.",
     ],
 }

@@ -326,6 +326,23 @@ def _particles_belong(found: re.Match[str], verb: str | None, deviation: str | N
     return not ups or (_UP_VERBS.match(verb) is not None and deviation in _UP_TYPES)
 
 
+# a value that restores nothing (SI red team 37, W2: "Re-add SMTP_PORT=none.", "Set SMTP_PORT
+# to 'null'."), and a stopped dependency's own state ("Scale orders-db to 0 replicas.")
+_NO_VALUE = frozenset({"none", "null", "nil", "undefined", "empty", "unset", "missing"})
+_STOPPED_TYPES = frozenset({"stopped_dependency"})
+_ZERO = lazy_pattern(r"[-+]?0+(?:\.0+)?\Z")
+
+
+def _restores_fault(value: str, deviation: str | None) -> bool:
+    """Whether the value a remedy gives is the deviation's own: no value, or zero replicas of a
+    stopped dependency (W2). The injected wrong value of a `wrong_value` deviation is not at hand
+    here (docs/si-scoring.md, "Round 37", the limits)."""
+    bare = value.strip(_QUOTES).rstrip(".").casefold()  # "=none." ends the sentence
+    if bare in _NO_VALUE:
+        return True
+    return deviation in _STOPPED_TYPES and _ZERO.match(bare) is not None
+
+
 def _plain_rest(
     rest: str,
     names: set[str],
@@ -341,9 +358,13 @@ def _plain_rest(
     found = _PLAIN_REST.match(" " + rest)
     if found is None:
         return False
-    values = (found.group(group) for group in ("value_is", "value_eg", "value_to"))
+    values = [found.group(group) for group in ("value_is", "value_eg", "value_to")]
     if not all(plain_value(value) for value in values if value is not None):
         return False  # a run of words in a value's place (SI red team 37, W3)
+    if any(value is not None and _restores_fault(value, deviation) for value in values):
+        return False
+    if deviation in _REMOVED_TYPES and found.group("value_to") is not None:
+        return False  # "Revert LEGACY_SHARD_COUNT to 4." keeps the extra key (W2)
     if not _particles_belong(found, verb, deviation):
         return False
     removing = deviation in _REMOVED_TYPES

@@ -744,6 +744,16 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
                 if n.kind == "absent_key"
                 else []
             ),
+            # W2: a remedy that restores the fault
+            *(
+                [f"Root cause: {said}. Remove {f} to 4."]
+                if n.kind == "extra_key"
+                else [
+                    f"Root cause: {said}. Re-add {f}=none.",
+                    f"Root cause: {said}. Set it to 'null'.",
+                ]
+            ),
+            *([f"Root cause: {said}. Scale it to 0."] if n.kind == "stopped_dependency" else []),
             # W6: a restart or an outcome of a non-workload (the key's own resource, a node)
             *_non_workload_restarts(n),
         ],
