@@ -273,7 +273,7 @@ _PLAIN_REST = lazy_pattern(
     r"(?:\s+(?P<particle>back(?:\s+up)?|up|out))?"
     # the value to give it: "=587", "to 587", "to 1 replica", "(for example 587)"; a quoted
     # value is one token ('to "587"'), never words ('to "a red herring"')
-    r"(?:\s*=\s*(?P<value_is>[\"'`“‘][^\s\"'`”’]+[\"'`”’]|[\w.:/@+-]+)|"
+    r"(?:\s*(?:=|:(?=\s))\s*(?P<value_is>[\"'`“‘][^\s\"'`”’]+[\"'`”’]|[\w.:/@+-]+)|"
     r"\s*\((?:for\s+example|e\.g\.,?|say|such\s+as)?\s*(?P<value_eg>[-+]?\d[\w.:/-]*|"
     r"[\"'`“‘][^\s\"'`”’]+[\"'`”’])\)|"
     r"\s+to\s+(?P<value_to>[-+]?\d[\w.:/-]*|[\"'`“‘][^\s\"'`”’]+[\"'`”’])"
@@ -284,16 +284,20 @@ _PLAIN_REST = lazy_pattern(
     r"(?:\s+(?P<back_to>back\s+)?(?P<preposition>to|in|into|inside|from|out\s+of)\s+"
     r"(?:(?P<article>the|its)\s+)?(?:(?P<kind>configmap|config\s*map|secret|deployment|"
     r"cluster|namespace)"
-    r"(?![\w/-])\s*)?(?P<place>[A-Za-z0-9][\w.:/-]*[A-Za-z0-9]|[A-Za-z0-9])?)?"
+    r"(?![\w/-])\s*)?(?P<place>[A-Za-z0-9][\w.:/-]*[A-Za-z0-9]|[A-Za-z0-9])?"
+    # its kind after the name ("to the smtp-config ConfigMap")
+    r"(?:\s+(?P<kind_after>configmap|config\s*map|secret)(?![\w/-]))?)?"
     # the value it had ("with the database password")
     r"(?:\s+with\s+(?:the|its)\s+(?:(?:correct|right|original|previous|old|expected|real|"
     r"actual)\s+)?(?:database\s+|db\s+)?(?:value|password|port|setting))?"
     # the workload restarted after it ("and restart deployment/search-indexer", ", then roll
-    # out deployment/payments-api", "and restarting the pods")
-    r"(?:\s*,?\s*(?:and\s+then|and|then)\s+(?:re-?start|re-?deploy|roll\s*out|rollout\s+restart|"
-    r"bounc)\w*\s+(?P<workload>(?:the\s+)?(?:[a-z0-9](?:[\w./-]*[a-z0-9])?\s+)?"
+    # out deployment/payments-api", "and restarting the pods", ", then do a rollout restart of
+    # notification-service", "and roll out notification-service again")
+    r"(?:\s*,?\s*(?:and\s+then|and|then)\s+(?:(?:re-?start|re-?deploy|roll\s*out|"
+    r"rollout\s+restart|bounc)\w*|(?:do\s+)?(?:a\s+)?rollout\s+restart\s+of)\s+"
+    r"(?P<workload>(?:the\s+)?(?:[a-z0-9](?:[\w./-]*[a-z0-9])?\s+)?"
     r"(?:pods?|services?|deployments?|workloads?|app|application|containers?)|"
-    r"(?:the\s+)?[a-z0-9](?:[\w./-]*[a-z0-9])?))?"
+    r"(?:the\s+)?[a-z0-9](?:[\w./-]*[a-z0-9])?)(?:\s+again)?)?"
     rf"{_END}",
     re.IGNORECASE,
 )

@@ -875,8 +875,18 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
         # SI red team 36: a place, a restart of the workload, "populate"
         f"{said}. Re-add {f} to {r} and restart {n.symptom}.",
         f"{said}. Populate {f} in {r}.",
-        # SI red team 37: a quoted value of one token, a particle of its verb
+        # SI red team 37: a quoted value of one token, a particle of its verb, a colon value,
+        # "the NAME ConfigMap", "do a rollout restart of W", "roll out W again"
         f'{said}. Set it to "587".',
+        *(
+            [
+                f"{said}. Add {f}: 587 to the {r} ConfigMap.",
+                f"{said}. Add {f} back to {r}, then do a rollout restart of {n.symptom}.",
+                f"{said}. Add {f} back to the {r} ConfigMap and roll out {n.symptom} again.",
+            ]
+            if deviation_type in ("absent_key", "wrong_value")
+            else []
+        ),
         f"{said}. Add {f} back to {r}.",
         *(
             [f"{said}. Bring it back up.", f"{said}. Start it up again."]
