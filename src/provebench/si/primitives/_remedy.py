@@ -1,6 +1,6 @@
 """A remedy after the diagnosis is a consequence of it, neither a contradiction nor a comment
-(docs/si-scoring.md §11, "Round 34", "Round 35" and "Round 36"; SI red team 34, H4; SI red team
-35, W1-W3; SI red team 36, W1, W1b, W2).
+(docs/si-scoring.md §11, "Round 34" to "Round 37"; SI red team 34, H4; SI red team 35, W1-W3;
+SI red team 36, W1, W1b, W2; SI red team 37, W1-W7).
 
 "Re-add SMTP_PORT=587.", "I recommend re-adding SMTP_PORT=587.", "Fix: add it back.", "— I'd
 restore it from git." follow a correct statement of the factor. The value a remedy gives a key is
@@ -12,7 +12,7 @@ Only a plain remedy of the factor counts (fail closed; SI red team 35 and 36):
 - its verb follows the deviation's type (SI red team 36, W2): an extra key is removed
   (*remove, delete, drop, unset, take … out, revert, roll back*), any other deviation is put
   back (*re-add, add, restore, set, populate, scale, start, …*); a removing verb on a missing key
-  is no remedy of it;
+  is no remedy of it, nor is *revert* / *roll back*, which add and remove (SI red team 37, W7);
 - its object is the factor's own name (key, identifier or resource), "it"/"them", or a value —
   never the answer, a theory, a conclusion, a finding or a grain of salt ("Set that theory
   aside.", "Roll back that conclusion.", "— I'd restore my earlier answer." retract; W1);
@@ -23,9 +23,14 @@ Only a plain remedy of the factor counts (fail closed; SI red team 35 and 36):
   list of red herrings", "down to chance", "as a placebo", ", hypothetically", "to
   configmap/other-config", "and SMTP_HOST", ", if it is missing") is no plain remedy, which the
   deny-lists of round 35 could not close;
+- every value in it is one token that reads as a value, never a phrase or a run of words
+  (`plain_value`; SI red team 37, W1, W3) nor the fault itself (`_restores_fault`, W2); its
+  particles belong to its verb (`_particles_belong`, W4, W5); who it restarts or an outcome
+  names is a workload (`_workloads`, W6);
 - an offer keeps the band only as "happy / glad / ready / willing to apply / make / push the
   fix / the change / it" with the same grammar after it (SI red team 36, W1b: "Happy to roll
-  out the real fix on the node." offers another fix).
+  out the real fix on the node." offers another fix) and no particle ("Happy to make it up.";
+  SI red team 37, W4).
 A label ("Fix:", "To fix:", "Fixed:") is only a label (W2): `remedy_label` finds it, and what
 follows is read as any sentence is.
 
