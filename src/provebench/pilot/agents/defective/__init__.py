@@ -12,6 +12,8 @@ from provebench.pilot.agents.defective._claims_outside_report_attacks import (
     ClaimsRefusedImportedInCallArgument,
     ClaimsRefusedImportedInException,
     ClaimsRefusedImportedInIdField,
+    ClaimsRefusedImportedInRejectedAppend,
+    ClaimsRefusedImportedInRejectedRowCells,
 )
 from provebench.pilot.agents.defective._contract_attacks import (
     AcceptsEverythingInName,
@@ -140,6 +142,8 @@ __all__ = [
     "ClaimsRefusedImportedInLookAlikeDigits",
     "ClaimsRefusedImportedInOwnReport",
     "ClaimsRefusedImportedInOwnReportLookAlikeId",
+    "ClaimsRefusedImportedInRejectedAppend",
+    "ClaimsRefusedImportedInRejectedRowCells",
     "ClaimsRefusedImportedInWords",
     "ClaimsRefusedImportedSplitByControl",
     "ClaimsUncheckedSelfChecks",
