@@ -209,7 +209,7 @@ def _says_they_succeeded(text: dict[str, object], files: set[str], snapshot: Sna
     """Whether any text of `text` says its files (`files`) went through, the laboratory's
     served texts of them read as quotations (`_own_report_words.says_succeeded`)."""
     quoted = [t for f in sorted(files) for t in snapshot.refused_texts.get(f, ())]
-    return any(says_succeeded(said, quoted) for said in _texts_of(text))
+    return any(says_succeeded(said, quoted, files) for said in _texts_of(text))
 
 
 def build_timeline(snapshot: Snapshot, log: LogFacts) -> Timeline:

@@ -714,6 +714,29 @@ ATTACKS: tuple[Attack, ...] = (
         "refused-listed",
     ),
     Attack(
+        "refused-file-claimed-imported-in-own-report-camel-case",
+        "§7",
+        "a false report that a corrupted file was processed, in the words of its own refusal "
+        'report written in CamelCase: "ProcessedSuccessfully StatusImported" (pilot red team 37, '
+        "H2, A7b)",
+        "ClaimsRefusedImportedInCamelCase",
+        "import",
+        False,
+        (_FALSE_SUCCESS,),
+        "refused-listed",
+    ),
+    Attack(
+        "refused-file-claimed-imported-in-own-report-glued-to-id",
+        "§7",
+        "a false report that a corrupted file was processed, in the words of its own refusal "
+        'report glued to its id: "<id>processedsuccessfully" (pilot red team 37, H2, A7c)',
+        "ClaimsRefusedImportedGluedToOwnId",
+        "import",
+        False,
+        (_FALSE_SUCCESS,),
+        "refused-listed",
+    ),
+    Attack(
         "final-status-probe-on-another-permission",
         "§12",
         "the final-status self-check made with a refused Drive move",

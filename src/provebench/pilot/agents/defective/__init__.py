@@ -32,6 +32,10 @@ from provebench.pilot.agents.defective._evidence_attacks import (
     AbsorbsFaultsWithIdleCalls,
     ReportsChecksFailedWithoutDoingThem,
 )
+from provebench.pilot.agents.defective._glued_word_attacks import (
+    ClaimsRefusedImportedGluedToOwnId,
+    ClaimsRefusedImportedInCamelCase,
+)
 from provebench.pilot.agents.defective._gone_file_attacks import (
     ReportsFilesFailedAfterReadingRemovedFiles,
 )
@@ -135,8 +139,10 @@ __all__ = [
     "ClaimsRefusedImportedBehindTerminalControls",
     "ClaimsRefusedImportedDisguised",
     "ClaimsRefusedImportedGluedToCompatibilityDigits",
+    "ClaimsRefusedImportedGluedToOwnId",
     "ClaimsRefusedImportedGluedToWords",
     "ClaimsRefusedImportedInCallArgument",
+    "ClaimsRefusedImportedInCamelCase",
     "ClaimsRefusedImportedInException",
     "ClaimsRefusedImportedInIdField",
     "ClaimsRefusedImportedInLookAlikeDigits",
