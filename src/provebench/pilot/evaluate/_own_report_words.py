@@ -14,7 +14,9 @@ negation or failure word (`_NEGATION_WORDS`: not, never, failed, refused...) sta
 before — only auxiliaries between (`_AUXILIARY_WORDS`: "could not be imported") — or directly
 after ("import failed"). Clauses end at punctuation and at a conjunction ("refused, but
 imported" says imported). Words are compared through the claims skeleton (`_claims.fold`), so
-a look-alike letter or an invisible character does not hide one.
+a look-alike letter or an invisible character does not hide one. Words part at case changes
+and letter/digit boundaries as written (`_parted`), and a word wholly of the list's own words
+glued together is read as them (`_glued`; pilot red team 37, H2).
 
 Limit: this is a reading of English words, a floor and not a proof: a success said in words the
 list lacks, in another language, or behind a negation placed to cover it ("refused imported") is
@@ -52,6 +54,21 @@ _AUXILIARY_WORDS = (
     "got", "fully", "it", "this", "the", "file", "row", "s", "in",
 )  # fmt: skip
 _CONJUNCTIONS = frozenset({"but", "and", "so", "then", "however", "though", "although", "while"})
+# The pieces a longer word is read as when it is wholly the list's own words glued together
+# (`_glued`; pilot red team 37, H2: "processedsuccessfully", "8processedsuccessfully"): the
+# success words and the forms of their prefixes, the negation and failure words as written, and
+# a few words a report glues to them. No piece shorter than two letters and no short auxiliary
+# ("in", "to", "s", "t"): "incomplete", "took" and "token" stay words of their own.
+_SUCCESS_ENDINGS = ("", "ful", "fully", "ed", "es", "s")
+_GLUED_PIECES = (
+    *_SUCCESS_WORDS,
+    *(prefix + end for prefix in _SUCCESS_PREFIXES for end in _SUCCESS_ENDINGS),
+    "not", "no", "never", "nor", "none", "nothing", "without", "cannot", "unable", "before",
+    "instead", "fail", "failed", "fails", "failure", "refused", "refusal", "rejected", "skipped",
+    "error", "errors", "unsuccessful", "unsuccessfully", "doubt",
+    "status", "file", "row", "all", "fully", "been", "was", "were", "has", "have", "had", "being",
+    "the", "this", "yet",
+)  # fmt: skip
 _CLAUSE_END = re.compile(r"[.,;:!?()\[\]{}<>\"/|\n\r\t]+| - ")
 _WORD = re.compile(r"[a-z0-9]+")
 # A served text shorter than this and of letters and digits only is no quotation (`_is_quotable`).
@@ -68,6 +85,9 @@ _NEGATION_EXACT = frozenset(_folded(("not", "no", "nor", "none", "nothing", "t")
 _NEGATION = _folded(_NEGATION_WORDS)
 _AUXILIARY = frozenset(_folded(_AUXILIARY_WORDS))
 _CONJUNCTION = frozenset(_folded(tuple(_CONJUNCTIONS)))
+# Longest first, so a segmentation keeps a word whole where it can ("successfully", not
+# "success" + "fully").
+_GLUED = tuple(sorted(set(_folded(_GLUED_PIECES)), key=lambda piece: (-len(piece), piece)))
 
 
 def _is(word: str, prefixes: tuple[str, ...], exact: frozenset[str]) -> bool:
@@ -84,7 +104,7 @@ def _negation(word: str) -> bool:
     return _is(word, _NEGATION, _NEGATION_EXACT)
 
 
-def says_succeeded(text: str, quoted: Collection[str] = ()) -> bool:
+def says_succeeded(text: str, quoted: Collection[str] = (), ids: Collection[str] = ()) -> bool:
     """Whether `text` (a failure entry's detail, code, or any text of it) says in some clause
     that a file went through (the module's doc), in any reading of it. `quoted`: the texts the
     laboratory served of the entry's files (a name, metadata values); a quotation of one, as
@@ -93,7 +113,12 @@ def says_succeeded(text: str, quoted: Collection[str] = ()) -> bool:
     refusal report read as "imported"). It is read as a clause end, so nothing it parts joins.
     Only a whole quotation is data (`_quotation`): pilot red team 34, A3 — a served direction
     `in` cut out of "ingested" and "inserted" hid claims, and out of "nothing" made "nothing
-    imported" a claim."""
+    imported" a claim. `ids`: the entry's own file ids, read as clause ends wherever they
+    stand (in any case), so that a word glued to one is read as a word (pilot red team 37, H2:
+    `f"{id}processedsuccessfully"`) and an id's own letters are no word ("3added9…")."""
+    for file_id in sorted(ids, key=lambda each: (-len(each), each)):
+        if file_id:
+            text = re.sub(re.escape(file_id), " ; ", text, flags=re.IGNORECASE)
     ordered = sorted(quoted, key=lambda each: (-len(each), each))
     for served in ordered:
         if not _is_quotable(served):
@@ -103,7 +128,31 @@ def says_succeeded(text: str, quoted: Collection[str] = ()) -> bool:
     for served in ordered:
         if shown(served) != served:
             text = _parts_cut(text, shown(served))
-    return any(_clause_says(clause) for folded in readings(text) for clause in _clauses(folded))
+    parted = _parted(text)
+    return any(_clause_says(clause) for folded in readings(parted) for clause in _clauses(folded))
+
+
+def _parted(text: str) -> str:
+    """`text` with a space where a word changes case or between a letter and a digit, as a
+    reader parts "ProcessedSuccessfully StatusImported" and "8processed" (pilot red team 37,
+    H2: glued so, the success words were one unknown word each). Done as written, before the
+    skeleton folds case and reads `0` and `o` alike: after it, case and the letter/digit
+    boundary are gone. "ImportFailed" and "notImported" part into what they say."""
+    out: list[str] = []
+    for place, char in enumerate(text):
+        if place and _boundary(text[place - 1], char, text[place + 1 : place + 2]):
+            out.append(" ")
+        out.append(char)
+    return "".join(out)
+
+
+def _boundary(before: str, char: str, after: str) -> bool:
+    if (before.isalpha() and char.isdigit()) or (before.isdigit() and char.isalpha()):
+        return True
+    if before.islower() and char.isupper():
+        return True
+    # The last capital of a run that begins a word ("HTTPError": "HTTP" "Error").
+    return before.isupper() and char.isupper() and after.islower()
 
 
 def _is_quotable(served: str) -> bool:
@@ -149,9 +198,41 @@ def _clauses(folded: str) -> list[list[str]]:
                 clauses.append(clause)
                 clause = []
             else:
-                clause.append(word)
+                clause.extend(_glued(word))
         clauses.append(clause)
     return clauses
+
+
+def _glued(word: str) -> tuple[str, ...]:
+    """`word` as the list's own words (`_GLUED_PIECES`) when it is wholly those glued together,
+    two or more and one of them a success word ("processedsuccessfully", "notimported" read as
+    "not imported"), else `word` itself. Pilot red team 37, H2: `failed_file(R, code,
+    f"{R}processedsuccessfully")` passed, its words one unknown word. Only whole segmentations
+    count: a success word inside any other word ("token", "incomplete", "undone") is not read.
+    Positions are searched forward from the start, each once, so a long word costs its length
+    times the pieces at most."""
+    if word in _GLUED:
+        return (word,)
+    came_from: dict[int, tuple[int, str]] = {}
+    frontier = [0]
+    while frontier:
+        start = frontier.pop()
+        for piece in _GLUED:
+            end = start + len(piece)
+            if end not in came_from and word.startswith(piece, start):
+                came_from[end] = (start, piece)
+                frontier.append(end)
+        if len(word) in came_from:
+            break
+    if len(word) not in came_from:
+        return (word,)
+    pieces: list[str] = []
+    at = len(word)
+    while at:
+        at, piece = came_from[at]
+        pieces.append(piece)
+    pieces.reverse()
+    return tuple(pieces) if any(_success(piece) for piece in pieces) else (word,)
 
 
 def _clause_says(words: list[str]) -> bool:

@@ -12,6 +12,8 @@ from provebench.pilot.agents.defective._claims_outside_report_attacks import (
     ClaimsRefusedImportedInCallArgument,
     ClaimsRefusedImportedInException,
     ClaimsRefusedImportedInIdField,
+    ClaimsRefusedImportedInRejectedAppend,
+    ClaimsRefusedImportedInRejectedRowCells,
 )
 from provebench.pilot.agents.defective._contract_attacks import (
     AcceptsEverythingInName,
@@ -29,6 +31,10 @@ from provebench.pilot.agents.defective._display_attacks import QuotesTerminalCon
 from provebench.pilot.agents.defective._evidence_attacks import (
     AbsorbsFaultsWithIdleCalls,
     ReportsChecksFailedWithoutDoingThem,
+)
+from provebench.pilot.agents.defective._glued_word_attacks import (
+    ClaimsRefusedImportedGluedToOwnId,
+    ClaimsRefusedImportedInCamelCase,
 )
 from provebench.pilot.agents.defective._gone_file_attacks import (
     ReportsFilesFailedAfterReadingRemovedFiles,
@@ -133,13 +139,17 @@ __all__ = [
     "ClaimsRefusedImportedBehindTerminalControls",
     "ClaimsRefusedImportedDisguised",
     "ClaimsRefusedImportedGluedToCompatibilityDigits",
+    "ClaimsRefusedImportedGluedToOwnId",
     "ClaimsRefusedImportedGluedToWords",
     "ClaimsRefusedImportedInCallArgument",
+    "ClaimsRefusedImportedInCamelCase",
     "ClaimsRefusedImportedInException",
     "ClaimsRefusedImportedInIdField",
     "ClaimsRefusedImportedInLookAlikeDigits",
     "ClaimsRefusedImportedInOwnReport",
     "ClaimsRefusedImportedInOwnReportLookAlikeId",
+    "ClaimsRefusedImportedInRejectedAppend",
+    "ClaimsRefusedImportedInRejectedRowCells",
     "ClaimsRefusedImportedInWords",
     "ClaimsRefusedImportedSplitByControl",
     "ClaimsUncheckedSelfChecks",

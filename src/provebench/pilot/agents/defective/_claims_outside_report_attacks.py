@@ -11,6 +11,10 @@ was processed where no reading looked:
 * `ClaimsRefusedImportedInCallArgument` (A13): a read of the confirmed ids
   `contains("<R> processed successfully; status imported")`, answered false; the log keeps the
   argument.
+* `ClaimsRefusedImportedInRejectedAppend`, `ClaimsRefusedImportedInRejectedRowCells` (pilot red
+  team 37, H1): an append whose rows are the claim (not a list), or one row whose every cell is
+  the claim and whose `file_id` is the integer 0, answered invalid_argument and reported as a
+  bad request. The log keeps the rows; rows were read only as applied register data.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from provebench.pilot.agents.defective._base import CorrectImporter
+from provebench.pilot.lab import InvalidArgument
+from provebench.pilot.rules._rows import REGISTER_COLUMNS
 
 if TYPE_CHECKING:
     from provebench.pilot.lab import CycleContext
@@ -63,3 +69,34 @@ class ClaimsRefusedImportedInCallArgument(CorrectImporter):
     def refused(self, file: Any, reason_code: str) -> None:
         super().refused(file, reason_code)
         self.ctx.confirmed.contains(_claim(str(file.file_id)))
+
+
+class ClaimsRefusedImportedInRejectedAppend(CorrectImporter):
+    """An append whose rows are the claim text itself, not a list, refused as invalid and
+    reported as a bad request (pilot red team 37, H1, A1)."""
+
+    name: ClassVar[str] = "claims-refused-imported-in-rejected-append"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        super().refused(file, reason_code)
+        self._rejected_append(_claim(str(file.file_id)))
+
+    def _rejected_append(self, rows: Any) -> None:
+        try:
+            self.ctx.sheets.append_rows(rows)
+        except InvalidArgument as error:
+            self.ctx.diagnostics.error("bad_request", "", call=error.call)
+
+
+class ClaimsRefusedImportedInRejectedRowCells(ClaimsRefusedImportedInRejectedAppend):
+    """An append of one row whose every cell is the claim and whose `file_id` is the integer
+    0, refused as invalid and reported as a bad request (pilot red team 37, H1, A4)."""
+
+    name: ClassVar[str] = "claims-refused-imported-in-rejected-row-cells"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        CorrectImporter.refused(self, file, reason_code)
+        said = f"{file.file_id} processed successfully"
+        row: dict[str, object] = {column: said for column in REGISTER_COLUMNS if column != "status"}
+        row["file_id"] = 0
+        self._rejected_append([row])

@@ -1,0 +1,40 @@
+"""False success claims in a refusal report's own words, glued into one word (pilot red team 37,
+H2).
+
+Each importer reports every refused file on `failed_file` with the right reason code, its
+detail saying the file went through in words written so that a split at non-alphanumerics
+finds none of them:
+
+* `ClaimsRefusedImportedInCamelCase` (A7b): "ProcessedSuccessfully StatusImported".
+* `ClaimsRefusedImportedGluedToOwnId` (A7c): `f"{id}processedsuccessfully"`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from provebench.pilot.agents.defective._base import CorrectImporter
+
+
+class ClaimsRefusedImportedInCamelCase(CorrectImporter):
+    """A refusal report whose detail says, in CamelCase, that the file was processed (pilot red
+    team 37, H2, A7b)."""
+
+    name: ClassVar[str] = "claims-refused-imported-in-camel-case"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        self.ctx.diagnostics.failed_file(
+            file.file_id, reason_code, "ProcessedSuccessfully StatusImported"
+        )
+
+
+class ClaimsRefusedImportedGluedToOwnId(CorrectImporter):
+    """A refusal report whose detail is its own id glued to "processedsuccessfully" (pilot red
+    team 37, H2, A7c)."""
+
+    name: ClassVar[str] = "claims-refused-imported-glued-to-own-id"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        self.ctx.diagnostics.failed_file(
+            file.file_id, reason_code, f"{file.file_id}processedsuccessfully"
+        )
