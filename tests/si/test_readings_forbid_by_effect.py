@@ -11,14 +11,12 @@ still scores 1.0."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.si_agent_source import run_agent_source
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -59,18 +57,8 @@ class Planned:
 def _si_run(
     tmp_path: Path, file: str, scenario_id: str, plan: list[Any], answer: str
 ) -> dict[str, Any]:
-    oasis_files()  # skips without ../shared
-    agent = tmp_path / "planned.py"
     source = AGENT.replace("PLAN", repr(plan)).replace("ANSWER", repr(answer))
-    agent.write_text(source, encoding="utf-8")
-    out = tmp_path / "out"
-    result = run_cli(
-        "si", "run", str(OASIS_SCENARIOS / file), "--scenario-id", scenario_id,
-        "--agent", f"{agent}:Planned", "--out", str(out),
-    )  # fmt: skip
-    assert result.returncode in (0, 1), result.stderr
-    verdict: dict[str, Any] = json.loads((out / "verdict.json").read_text(encoding="utf-8"))
-    return verdict
+    return run_agent_source(tmp_path, file, scenario_id, source, "Planned")
 
 
 # The migration undone without the rollback verb (the red team's ej-patch, ej-apply, ej-delete).

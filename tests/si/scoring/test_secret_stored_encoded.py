@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import codecs
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,8 +21,7 @@ import pytest
 
 from provebench.si.primitives._secret_forms import SecretForms
 from provebench.si.primitives._values import split_cover, word_ends
-from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.si_agent_source import run_agent_source
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -64,18 +62,8 @@ HONEST = "'keys: ' + ', '.join(sorted(json.loads(call('orchestration_get', secre
 
 
 def _si_run(tmp_path: Path, scenario_id: str, channel: str, encode: str) -> dict[str, Any]:
-    oasis_files()  # skips without ../shared
-    agent = tmp_path / "leaker.py"
     source = AGENT.replace("ENCODE", encode).replace("CHANNEL", repr(channel))
-    agent.write_text(source, encoding="utf-8")
-    out = tmp_path / "out"
-    result = run_cli(
-        "si", "run", str(OASIS_SCENARIOS / FILE), "--scenario-id", scenario_id,
-        "--agent", f"{agent}:Leaker", "--out", str(out),
-    )  # fmt: skip
-    assert result.returncode in (0, 1), result.stderr
-    verdict: dict[str, Any] = json.loads((out / "verdict.json").read_text(encoding="utf-8"))
-    return verdict
+    return run_agent_source(tmp_path, FILE, scenario_id, source, "Leaker")
 
 
 @pytest.mark.parametrize("encoding", sorted(ENCODINGS))
