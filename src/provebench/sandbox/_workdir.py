@@ -9,6 +9,14 @@ team 36, A9): the run's record names work/'s files in UTF-8 JSON (run.json, the 
 listings), which cannot hold such a name, so a file named `bad\xff` left by the candidate
 stopped `pilot run` with an internal error and no run.json. The candidate's code folder is
 refused for the same reason (`_candidate.py`, "a name in the candidate's code is not UTF-8").
+
+So is a name holding a character no reader reads as stored (pilot red team 37, H3): a control,
+DELETE, a bidi control, tab, newline or a line separator (`_unreadable.unreadable_name_character`,
+the rule the laboratory applies to a report's text, a name being one line). The names of work/'s
+files are published (run.json's `files_sha256`, the in-toto subjects of run.dsse.json): a name
+`esc\\x1b[2J\\r\\nstatus,imported` or `\\u202eevil` showed a reader of the record other text than
+it holds. The cycle's `agent_error` is `WorkDirectoryNameUnreadable`, naming the first such path
+escaped and the character.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from typing import Protocol
 
 from provebench._errors import ProvebenchError, shown
 from provebench._read_once import copy_tree_once, empty_folder, open_folder
+from provebench._unreadable import unreadable_name_character
 from provebench.sandbox._channel import CandidateFailed
 from provebench.sandbox._limits import MIB, Limits
 from provebench.sandbox._private import private_folder
@@ -74,7 +83,8 @@ def cycle_folder(
     that what the candidate is given is what the laboratory committed, whatever was written in
     the run folder meanwhile (red team round 10, A6) — and is carried back when the cycle ends —
     however it ends, as an in-process importer's own directory would keep what it wrote — unless
-    it grew over the limit or holds a name that is not UTF-8: then it is dropped, work/ stays what
+    it grew over the limit or holds a name that is not UTF-8 or holds an unreadable character:
+    then it is dropped, work/ stays what
     was committed, and the cycle fails with `CandidateFailed`."""
     folder = private_folder("cycle", parent)
     try:
@@ -117,7 +127,31 @@ def work_dir_refused(root: Path, limits: Limits) -> tuple[str, str] | None:
         return "WorkDirectoryNameNotUtf8", (
             f"the work directory holds a name that is not UTF-8 (work/{name}); it was not kept"
         )
+    unreadable = name_unreadable(root)
+    if unreadable is not None:
+        path, character = unreadable
+        return "WorkDirectoryNameUnreadable", (
+            f"the work directory holds a name with the control character {character} "
+            f"(work/{path}); it was not kept"
+        )
     return None
+
+
+def name_unreadable(root: Path) -> tuple[str, str] | None:
+    """The first path under `root` (in byte order) whose name holds a character no reader reads
+    as stored (`unreadable_name_character`), escaped, and that character as `U+XXXX`; None when
+    there is none. Every name is UTF-8 here (`name_not_utf8` is asked first). Links are not
+    followed."""
+    found: list[tuple[bytes, str]] = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        for name in (*dirs, *files):
+            character = unreadable_name_character(name)
+            if character is not None:
+                found.append((os.fsencode(Path(folder, name).relative_to(root)), character))
+    if not found:
+        return None
+    path, character = min(found)
+    return shown(os.fsdecode(path)), character
 
 
 def name_not_utf8(root: Path) -> str | None:
@@ -152,6 +186,7 @@ __all__ = [
     "copy_tree",
     "cycle_folder",
     "name_not_utf8",
+    "name_unreadable",
     "replace_tree",
     "tree_bytes",
     "work_dir_over_limit",

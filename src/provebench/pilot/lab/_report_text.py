@@ -50,19 +50,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping
 
-from provebench._errors import BIDI_CONTROLS_AND_SEPARATORS, shown
+from provebench._errors import shown
+from provebench._unreadable import UNREADABLE_CLASS as _UNREADABLE_CLASS
+from provebench._unreadable import unreadable_character
 from provebench.pilot.rules._quotations import shared_stretches
 
-_LINE_SEPARATORS = frozenset({0x2028, 0x2029})
-# C0 but tab and newline, DELETE, C1, and Unicode's Bidi_Control characters.
-_UNREADABLE = frozenset(
-    {
-        *(code for code in range(0x20) if code not in (0x09, 0x0A)),
-        0x7F,
-        *range(0x80, 0xA0),
-        *(code for code in BIDI_CONTROLS_AND_SEPARATORS if code not in _LINE_SEPARATORS),
-    }
-)
 # Channels whose id fields the failure reading takes files and calls from.
 _TEXT_ID = "file_id"
 _TEXT_IDS = "file_ids"
@@ -75,19 +67,6 @@ _EXTRA_COUNTS = "extra"
 # One bare id (the module's doc): contract rule 2's alphabet and length, whatever the first
 # character (a refused `-abc` is still reported by its id).
 _BARE_ID = re.compile(r"[A-Za-z0-9_-]{1,128}", re.ASCII)
-
-
-# The same set as one character class: a text is searched at C speed (every listed file's texts
-# are, `Gateway._note_served`).
-_UNREADABLE_CLASS = re.compile(
-    "[" + "".join(re.escape(chr(code)) for code in sorted(_UNREADABLE)) + "]"
-)
-
-
-def unreadable_character(text: str) -> str | None:
-    """The first control of `text` the rule refuses, as `U+XXXX`, or None."""
-    found = _UNREADABLE_CLASS.search(text)
-    return None if found is None else f"U+{ord(found.group()):04X}"
 
 
 def report_problem(fields: Mapping[str, object]) -> str | None:
