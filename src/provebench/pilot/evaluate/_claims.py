@@ -70,8 +70,21 @@ Earlier rounds: red team 28, H1 (an id upper-cased, fullwidth, with a zero-width
 U+2011 hyphen) and red team 29, A3 (a U+034F or a U+FE00 after its first letter, or Cyrillic
 а, с, е for a, c, e). Pilot red team 34, A1: where a word ends and what is glued to an id are
 read on the letters as written, before the ASCII look-alike pairs (`<id>ok` is no longer counter
-`<id>0k`; `|` parts words). Limit: an id split into parts by visible text
-("e09 22", "part 49") is not found — no matching of words can tell it from unrelated text —
+`<id>0k`; `|` parts words).
+
+An id split by separators alone is found (pilot red team 37, a9c: `self_check("import " + R[:5]
++ " " + R[5:], True, "processed successfully")` kept laboratory_pass and escrow): each reading
+is read again with every ASCII character that is no id character removed (`NamedFiles._joined`),
+and
+an id of at least `_GLUED_ID_LENGTH` characters found there as a glued id is, spanning two or
+more of the text's pieces, none of which is by itself an id of the corpus, is named. An honest
+text naming two ids apart names those, never a third their joining spells; any other accident
+needs a joining of honest pieces to spell a corpus id: at most 16^-10 per place for a
+generator id (ten random hex digits), under 10^-4 for a run with 10^6 characters of text and
+100 refused files.
+
+Limit: an id split into parts by visible text
+("e09 x 22", "part 49") is not found — no matching of words can tell it from unrelated text —
 nor one more than half of whose characters are written in characters no name reads as Latin
 (an all-foreign word would otherwise name every id of its length), nor, in the fail-closed
 reading, one glued to a character some id of the corpus holds (`a25be6b5522ⲻ2` in a corpus of the
@@ -85,6 +98,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -95,6 +109,10 @@ _ID_CHAR = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
 # part of any word as an id (`a`, `x-1`), so it is named only as a whole word. The generator's ids
 # have at least 12 characters, pseudonym/1's 25, a Drive's 28 and more.
 _GLUED_ID_LENGTH = 8
+# A piece of a text read joined (`NamedFiles._joined`): what ASCII characters that are no id
+# characters (a space, punctuation, a newline) part. A character outside ASCII stays in its piece:
+# what it stands for is the fail-closed reading's to judge (`_spelled_with_foreign`).
+_JOINED_PIECE = re.compile(r"(?:[a-z0-9_-]|[^\x00-\x7f])+")
 _FOREIGN_BLOCK = re.compile(r"([^\x00-\x7f]+)")
 _ONE_FOREIGN = re.compile(r"([^\x00-\x7f])")
 _NAMED_DASH = re.compile(r"\b(?:HYPHEN|DASH|MINUS)\b")
@@ -370,6 +388,7 @@ class NamedFiles:
             if self._glued_words:
                 for shown, written in _glue_readings(text):
                     found.update(self._glued(shown, written))
+                    found.update(self._joined(shown, written))
             written_readings = _written_readings(text)
             for folded in dict.fromkeys(_delimited_readings(written_readings)):
                 for word in _ID_WORD.findall(folded):
@@ -394,6 +413,13 @@ class NamedFiles:
                 yield from self._glued_in(shown, written, run.start(), run.end())
 
     def _glued_in(self, shown: str, written: str, first: int, last: int) -> Iterator[str]:
+        for _, _, ids in self._glued_spans(shown, written, first, last):
+            yield from ids
+
+    def _glued_spans(
+        self, shown: str, written: str, first: int, last: int
+    ) -> Iterator[tuple[int, int, set[str]]]:
+        """(start, end, ids) of each glued id in `shown[first:last]` nothing extends."""
         head = self._head
         for start in range(first, last - head + 1):
             if shown[start : start + head] not in self._heads:
@@ -404,7 +430,28 @@ class NamedFiles:
                     break
                 ids = self._glued_words.get(shown[start:end])
                 if ids and not self._extended(shown, written, start, end):
-                    yield from ids
+                    yield start, end, ids
+
+    def _joined(self, shown: str, written: str) -> Iterator[str]:
+        """The ids found, as `_glued` finds them, in `shown` read with every ASCII character that
+        is no id character removed (pilot red team 37, a9c: `"import " + R[:5] + " " + R[5:]`),
+        where the id spans two or more of the text's pieces (runs of id characters) and none of
+        those pieces is by itself an id of the corpus: an honest text naming two ids apart
+        (`<R1> <R2>`, `81a564d8ec-2 3`) names those, never a third their joining spells."""
+        pieces = list(_JOINED_PIECE.finditer(shown))
+        if len(pieces) < 2:
+            return
+        joined_shown = "".join(piece.group() for piece in pieces)
+        joined_written = "".join(written[piece.start() : piece.end()] for piece in pieces)
+        starts = list(itertools.accumulate((len(p.group()) for p in pieces), initial=0))[:-1]
+        whole_ids = [piece.group() in self._written_forms for piece in pieces]
+        for start, end, ids in self._glued_spans(
+            joined_shown, joined_written, 0, len(joined_shown)
+        ):
+            first = bisect.bisect_right(starts, start) - 1
+            last = bisect.bisect_right(starts, end - 1) - 1
+            if first < last and not any(whole_ids[first : last + 1]):
+                yield from ids
 
     def _extended(self, shown: str, written: str, start: int, end: int) -> bool:
         """Whether the id at `shown[start:end]` is read as part of another id of the corpus.

@@ -75,6 +75,7 @@ from provebench.pilot.record._rundir import (
     REGISTER_FILE,
     RUN_ENVELOPE_FILE,
     RUN_RECORD_FILE,
+    WORK_DIR,
 )
 from provebench.pilot.record._seal import (
     SEAL_FILE,
@@ -197,7 +198,7 @@ def evaluate_run(
     for code, text, _ in [*register_findings, *lost_attempts, *foreign_entries]:
         errors.append(ConfigurationError(code=f"register_log_{code}", message=text))
 
-    timeline = build_timeline(snapshot, log)
+    timeline = build_timeline(snapshot, log, _work_names(record))
     metrics = compute_metrics(timeline)
     # Both sides scored are bytes read once and checked: the register's against run.json, the
     # expected rows' against the corpus manifest (red team round 11, A9; round 12, A1/A6: a file
@@ -628,6 +629,15 @@ def _unverified_resume(inputs: RunInputs) -> str | None:
         "any earlier commit its log is cut back to), so a resumed control may have re-drawn "
         "cycles; a fresh control earns its credit only uninterrupted"
     )
+
+
+def _work_names(record: dict[str, Any]) -> list[str]:
+    """The paths inside work/ of the files run.json records: the importer's names, published
+    and signed, read for claims (`build_timeline`; pilot red team 37, H3)."""
+    prefix = WORK_DIR + "/"
+    return [
+        name[len(prefix) :] for name in sorted(record["files_sha256"]) if name.startswith(prefix)
+    ]
 
 
 def _non_scoring(record: dict[str, Any] | None) -> dict[str, Any]:

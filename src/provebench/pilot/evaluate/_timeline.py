@@ -205,14 +205,33 @@ def _texts_of(value: object) -> list[str]:
     return []
 
 
-def _says_they_succeeded(text: dict[str, object], files: set[str], snapshot: Snapshot) -> bool:
+def _says_they_succeeded(text: object, files: set[str], snapshot: Snapshot) -> bool:
     """Whether any text of `text` says its files (`files`) went through, the laboratory's
     served texts of them read as quotations (`_own_report_words.says_succeeded`)."""
     quoted = [t for f in sorted(files) for t in snapshot.refused_texts.get(f, ())]
     return any(says_succeeded(said, quoted, files) for said in _texts_of(text))
 
 
-def build_timeline(snapshot: Snapshot, log: LogFacts) -> Timeline:
+def _work_name_claims(
+    work_names: Iterable[str], refused: NamedFiles, snapshot: Snapshot
+) -> list[str]:
+    """The refused files a name the importer left in its work directory says went through
+    (pilot red team 37, H3). The names are published (run.json's `files_sha256`, the signed
+    subjects), so they are the importer's text, read by the rule of its other text: a name may
+    name the files it is about (`state/<id>.json`, an honest cache), and it is a claim of those
+    it says went through (`work/<id> processed successfully; status imported`)."""
+    claimed: set[str] = set()
+    for name in work_names:
+        about = set(refused.named(name))
+        if about and _says_they_succeeded(name, about, snapshot):
+            claimed |= about
+    return sorted(claimed)
+
+
+def build_timeline(snapshot: Snapshot, log: LogFacts, work_names: Iterable[str] = ()) -> Timeline:
+    """The timeline of `log`. `work_names`: the paths, inside work/, of the files the run
+    published from the importer's work directory, read for claims (`_work_name_claims`): each
+    a claim of the cycle whose commit bound that listing, the last."""
     rows_by_cycle: dict[int, list[tuple[list[str], AppendCall]]] = {}
     confirmed_count: Counter[str] = Counter()
     confirmed_cycles: dict[str, list[int]] = defaultdict(list)
@@ -271,6 +290,11 @@ def build_timeline(snapshot: Snapshot, log: LogFacts) -> Timeline:
             if about and _says_they_succeeded(text, about, snapshot):
                 for file_id in sorted(about):
                     claims[file_id].append(entry.seq)
+    if log.cycles:
+        last = log.cycles[-1]
+        bound_by = (last.confirmed or last.started).seq
+        for file_id in _work_name_claims(work_names, refused, snapshot):
+            claims[file_id].append(bound_by)
     return Timeline(
         snapshot=snapshot,
         log=log,

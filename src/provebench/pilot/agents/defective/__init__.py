@@ -92,6 +92,10 @@ from provebench.pilot.agents.defective._report_attacks import (
     DefersRowClaimsInDoubt,
     NeverRetries,
 )
+from provebench.pilot.agents.defective._report_seam_attacks import (
+    ClaimsRefusedImportedInWorkFileNames,
+    ClaimsRefusedImportedWithSplitIds,
+)
 from provebench.pilot.agents.defective._sandbox_attacks import (
     FindsTheCorpusThroughProc,
     ReadsTheAnswerKeyFromDisk,
@@ -151,7 +155,9 @@ __all__ = [
     "ClaimsRefusedImportedInRejectedAppend",
     "ClaimsRefusedImportedInRejectedRowCells",
     "ClaimsRefusedImportedInWords",
+    "ClaimsRefusedImportedInWorkFileNames",
     "ClaimsRefusedImportedSplitByControl",
+    "ClaimsRefusedImportedWithSplitIds",
     "ClaimsUncheckedSelfChecks",
     "ConcealsFailedAppends",
     "ConcealsRefusals",
