@@ -26,7 +26,7 @@ class ClaimsRefusedImportedInWorkFileNames(CorrectImporter):
 
     def refused(self, file: Any, reason_code: str) -> None:
         super().refused(file, reason_code)
-        (self.ctx.work_dir / f"{file.file_id} {CLAIM}").write_bytes(b"")
+        (self.ctx.work_dir / f"{file.file_id} {CLAIM}").write_text("imported\n", encoding="utf-8")
 
 
 class ClaimsRefusedImportedWithSplitIds(CorrectImporter):
