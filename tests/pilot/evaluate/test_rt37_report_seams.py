@@ -37,6 +37,7 @@ IDS = frozenset({R, R23, OTHER})
         R[:3] + " " + R[3:7] + "\n" + R[7:],
         R[:5] + "\t" + R[5:].upper(),
         " ".join(R),
+        "import " + R[:5] + "_" + R[5:],  # `_`: no id of this corpus holds it
     ],
 )
 def test_an_id_split_by_separators_is_named(text: str) -> None:
@@ -50,6 +51,7 @@ def test_an_id_split_by_separators_is_named(text: str) -> None:
         (f"{OTHER} {R}", [OTHER, R]),
         (f"{R}, {OTHER}: refused", [OTHER, R]),
         ("deadbeef 01 is ok, 81a56 x 4d8ec-2", []),  # split by visible text: a limit
+        ("81a56-4d8ec-2", []),  # split by a character the ids hold: a limit
         ("state.json", []),
     ],
 )

@@ -74,8 +74,8 @@ read on the letters as written, before the ASCII look-alike pairs (`<id>ok` is n
 
 An id split by separators alone is found (pilot red team 37, a9c: `self_check("import " + R[:5]
 + " " + R[5:], True, "processed successfully")` kept laboratory_pass and escrow): each reading
-is read again with every ASCII character that is no id character removed (`NamedFiles._joined`),
-and
+is read again with every ASCII character that is no letter or digit and that no id of the corpus
+holds removed (`NamedFiles._joined`), and
 an id of at least `_GLUED_ID_LENGTH` characters found there as a glued id is, spanning two or
 more of the text's pieces, none of which is by itself an id of the corpus, is named. An honest
 text naming two ids apart names those, never a third their joining spells; any other accident
@@ -109,10 +109,11 @@ _ID_CHAR = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
 # part of any word as an id (`a`, `x-1`), so it is named only as a whole word. The generator's ids
 # have at least 12 characters, pseudonym/1's 25, a Drive's 28 and more.
 _GLUED_ID_LENGTH = 8
-# A piece of a text read joined (`NamedFiles._joined`): what ASCII characters that are no id
-# characters (a space, punctuation, a newline) part. A character outside ASCII stays in its piece:
-# what it stands for is the fail-closed reading's to judge (`_spelled_with_foreign`).
-_JOINED_PIECE = re.compile(r"(?:[a-z0-9_-]|[^\x00-\x7f])+")
+# A piece of a text read joined (`NamedFiles._joined`): what ASCII characters that are no letter
+# or digit and that no id of the corpus holds (a space, punctuation, a newline; `_` in a corpus of
+# the generator's ids) part. A character outside ASCII stays in its piece: what it stands for is
+# the fail-closed reading's to judge (`_spelled_with_foreign`).
+_PIECE_CHARACTERS = "a-z0-9\\x80-\\U0010ffff"
 _FOREIGN_BLOCK = re.compile(r"([^\x00-\x7f]+)")
 _ONE_FOREIGN = re.compile(r"([^\x00-\x7f])")
 _NAMED_DASH = re.compile(r"\b(?:HYPHEN|DASH|MINUS)\b")
@@ -374,6 +375,12 @@ class NamedFiles:
         self._lengths = sorted({len(folded) for folded in self._glued_words})
         self._head = self._lengths[0] if self._lengths else 0
         self._heads = frozenset(folded[: self._head] for folded in self._glued_words)
+        # The characters the glued ids hold: a joined id (`_joined`) lies in one run of them.
+        glued_alphabet = "".join(sorted({char for folded in self._glued_words for char in folded}))
+        self._glued_run = re.compile(
+            f"[{re.escape(glued_alphabet)}]+" if glued_alphabet else "(?!)"
+        )
+        self._joined_piece = re.compile(f"[{_PIECE_CHARACTERS}{re.escape(glued_alphabet)}]+")
         # A word as the fail-closed reading sees it: characters some id of the corpus holds, and
         # any outside ASCII that is not a space; any other character parts words (in a corpus of
         # the generator's ids, `_` and the letters past `f`), as no id can hold it.
@@ -434,24 +441,30 @@ class NamedFiles:
 
     def _joined(self, shown: str, written: str) -> Iterator[str]:
         """The ids found, as `_glued` finds them, in `shown` read with every ASCII character that
-        is no id character removed (pilot red team 37, a9c: `"import " + R[:5] + " " + R[5:]`),
-        where the id spans two or more of the text's pieces (runs of id characters) and none of
-        those pieces is by itself an id of the corpus: an honest text naming two ids apart
-        (`<R1> <R2>`, `81a564d8ec-2 3`) names those, never a third their joining spells."""
-        pieces = list(_JOINED_PIECE.finditer(shown))
+        is no letter or digit and that no id holds removed (pilot red team 37, a9c: `"import " +
+        R[:5] + " " + R[5:]`), where the id spans two or more of the text's pieces (what those
+        characters part) and none of those pieces is by itself an id of the corpus: an honest
+        text naming two ids apart (`<R1> <R2>`, `81a564d8ec-2 3`) names those, never a third
+        their joining spells."""
+        pieces = list(self._joined_piece.finditer(shown))
         if len(pieces) < 2:
             return
         joined_shown = "".join(piece.group() for piece in pieces)
         joined_written = "".join(written[piece.start() : piece.end()] for piece in pieces)
         starts = list(itertools.accumulate((len(p.group()) for p in pieces), initial=0))[:-1]
         whole_ids = [piece.group() in self._written_forms for piece in pieces]
-        for start, end, ids in self._glued_spans(
-            joined_shown, joined_written, 0, len(joined_shown)
-        ):
-            first = bisect.bisect_right(starts, start) - 1
-            last = bisect.bisect_right(starts, end - 1) - 1
-            if first < last and not any(whole_ids[first : last + 1]):
-                yield from ids
+        # Only a run of the glued ids' characters that a removed separator lies inside can hold
+        # an id across pieces (most of an honest text's pieces are words no id spells).
+        for run in self._glued_run.finditer(joined_shown):
+            low, high = run.start(), run.end()
+            inside = bisect.bisect_right(starts, low)
+            if high - low < self._head or inside >= len(starts) or starts[inside] >= high:
+                continue
+            for start, end, ids in self._glued_spans(joined_shown, joined_written, low, high):
+                first = bisect.bisect_right(starts, start) - 1
+                last = bisect.bisect_right(starts, end - 1) - 1
+                if first < last and not any(whole_ids[first : last + 1]):
+                    yield from ids
 
     def _extended(self, shown: str, written: str, start: int, end: int) -> bool:
         """Whether the id at `shown[start:end]` is read as part of another id of the corpus.
