@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
 from provebench.pilot.evaluate._claims import NamedFiles
 from provebench.pilot.evaluate._core import _work_names
+from provebench.pilot.evaluate._snapshot import Snapshot
+from provebench.pilot.evaluate._timeline import _work_name_claims
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
 
 R = "81a564d8ec-2"
@@ -86,3 +90,23 @@ def test_the_attack_fails_the_run(corpus: Path, agent: str) -> None:
     assert verdict.configuration_errors == [], verdict.configuration_errors
     assert verdict.laboratory_pass is False
     assert "false_success_for_corrupted_file" in {v.kind for v in verdict.critical_violations}
+
+
+@pytest.mark.parametrize(
+    ("name", "claimed"),
+    [
+        (f"{R} processed successfully; status imported", [R]),
+        (f"done/{R}.ok", [R]),
+        ("state.json", []),
+        ("cursor.txt", []),
+        (f"refused/{R}.json", []),  # an honest cache of what was refused
+        (f"{R}: not imported", []),
+        (f"{OTHER} imported", []),  # not refused: no claim on a refused file
+    ],
+)
+def test_a_work_name_is_a_claim_where_it_says_a_refused_file_went_through(
+    name: str, claimed: list[str]
+) -> None:
+    snapshot = cast(Snapshot, SimpleNamespace(refused_texts={}))
+    refused = NamedFiles(frozenset({R}), IDS)
+    assert _work_name_claims([name], refused, snapshot) == claimed
