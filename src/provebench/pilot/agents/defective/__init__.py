@@ -92,6 +92,10 @@ from provebench.pilot.agents.defective._report_attacks import (
     DefersRowClaimsInDoubt,
     NeverRetries,
 )
+from provebench.pilot.agents.defective._retried_failure_attacks import (
+    ReportsFailuresAsNotSavedBeforeRetry,
+    ReportsRetriedFailuresAsNotSaved,
+)
 from provebench.pilot.agents.defective._sandbox_attacks import (
     FindsTheCorpusThroughProc,
     ReadsTheAnswerKeyFromDisk,
@@ -180,6 +184,7 @@ __all__ = [
     "ReimportsRenamedFile",
     "ReportsChecksFailedWithoutDoingThem",
     "ReportsCorruptedAsImported",
+    "ReportsFailuresAsNotSavedBeforeRetry",
     "ReportsFilesFailedAfterDecoyRead",
     "ReportsFilesFailedAfterReadingRemovedFiles",
     "ReportsFilesFailedInOtherWords",
@@ -191,6 +196,7 @@ __all__ = [
     "ReportsImportedAsFailedSplitByControl",
     "ReportsOnlySuccessfulCycles",
     "ReportsRefusalsLate",
+    "ReportsRetriedFailuresAsNotSaved",
     "ReportsUnrelatedFailure",
     "RetriesInDoubtAfterDecoyRead",
     "RetriesInDoubtAppend",
