@@ -35,6 +35,7 @@ from provebench.pilot.agents.defective._evidence_attacks import (
 from provebench.pilot.agents.defective._glued_word_attacks import (
     ClaimsRefusedImportedGluedToOwnId,
     ClaimsRefusedImportedInCamelCase,
+    ClaimsRefusedImportedInDigitLookAlikes,
 )
 from provebench.pilot.agents.defective._gone_file_attacks import (
     ReportsFilesFailedAfterReadingRemovedFiles,
@@ -147,6 +148,7 @@ __all__ = [
     "ClaimsRefusedImportedGluedToWords",
     "ClaimsRefusedImportedInCallArgument",
     "ClaimsRefusedImportedInCamelCase",
+    "ClaimsRefusedImportedInDigitLookAlikes",
     "ClaimsRefusedImportedInException",
     "ClaimsRefusedImportedInIdField",
     "ClaimsRefusedImportedInLookAlikeDigits",
