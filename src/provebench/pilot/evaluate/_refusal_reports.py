@@ -181,7 +181,9 @@ def _untied_error_reports(
     for entry in cycle.entries:
         payload = entry.payload
         if entry.kind in CALL_KINDS and "error" not in payload:
-            for call in unanswered.pop(_request(entry.kind, payload), []):
+            # Only while a failure waits for its retry: a request is keyed by its whole text.
+            retried = unanswered.pop(_request(entry.kind, payload), []) if unanswered else []
+            for call in retried:
                 fileless_failures.discard(call)
                 settled.add(call)
         elif entry.kind in CALL_KINDS and _failed_by_laboratory(payload):
@@ -301,7 +303,7 @@ def _landed_later(cycle: CycleLog, corpus_ids: frozenset[str]) -> dict[object, f
         payload = entry.payload
         if entry.kind not in CALL_KINDS:
             continue
-        if _applied_cleanly(payload):
+        if _applied_cleanly(payload) and pending:
             rows = _files_asked(payload)
             for call, files in pending.items():
                 if files & rows:
