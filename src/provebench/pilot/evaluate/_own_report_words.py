@@ -183,6 +183,8 @@ def _parted_word(word: str) -> str:
             pieces.append(word[start:place])
             start = place
     pieces.append(word[start:])
+    if len(pieces) == 1:
+        return word
     known = next((at for at, piece in enumerate(pieces) if not _known_piece(piece)), len(pieces))
     # The rest is cut off only where the case changes: at a letter/digit boundary the digit may
     # be the skeleton's letter ("0K", "1mported"), so it stays with the rest.
