@@ -81,8 +81,6 @@ def test_naming_the_landed_files_as_failed_is_not_refused() -> None:
 @pytest.mark.parametrize(
     "items",
     [
-        # before the retry landed them, the files had failed: a true report then
-        (FAILED, _error("2 recording(s) could not be uploaded; retrying"), LANDED),
         # the retry landed only one of them: the other is still a failure of the laboratory's
         (FAILED, _append(3, [OK], applied=True), _error("1 recording could not be uploaded")),
         # a report of the 429 by its number that says no file failed is a true account of it

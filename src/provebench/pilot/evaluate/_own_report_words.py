@@ -12,11 +12,13 @@ So a failure entry's text is the one place words are read: it says its files suc
 clause holds a success word (`_SUCCESS_WORDS`: processed, imported, written, done...) that no
 negation or failure word (`_NEGATION_WORDS`: not, never, failed, refused...) stands directly
 before — only auxiliaries between (`_AUXILIARY_WORDS`: "could not be imported") — or directly
-after ("import failed"). Clauses end at punctuation and at a conjunction ("refused, but
-imported" says imported). Words are compared through the claims skeleton (`_claims.fold`), so
-a look-alike letter or an invisible character does not hide one. Words part at case changes
-and letter/digit boundaries as written (`_parted`), and a word wholly of the list's own words
-glued together is read as them (`_glued`; pilot red team 37, H2).
+after ("import failed"); a count of none denies what it counts ("0 rows imported", "imported 0
+rows"), and a key with a value of none is one clause ("processed=false"). Clauses end at
+punctuation and at a conjunction ("refused, but imported" says imported). Words are compared
+through the claims skeleton (`_claims.fold`), so a look-alike letter or an invisible character
+does not hide one. Words part at case changes and letter/digit boundaries as written, as far as
+they part into known words (`_parted`; pilot red team 38, H1, H2), and a word wholly of the
+list's own words glued together is read as them (`_glued`; pilot red team 37, H2).
 
 Limit: this is a reading of English words, a floor and not a proof: a success said in words the
 list lacks, in another language, or behind a negation placed to cover it ("refused imported") is
@@ -47,11 +49,17 @@ _SUCCESS_PREFIXES = ("success", "succeed")
 _NEGATION_WORDS = (
     "not", "no", "never", "nor", "none", "nothing", "without", "cannot", "unable", "t", "before",
     "instead", "fail", "refus", "reject", "skip", "error", "unsuccess", "doubt",
+    "un", "non", "false", "missing",
 )  # fmt: skip
+# A count of none: it denies what it stands before ("0 imported", "zero rows imported"), and
+# after a success word only as the count of it ("imported 0 rows", "Imported0Rows", "imported:
+# 0"), never before another word ("imported 0 errors" says imported). Pilot red team 38, H2.
+_ZERO_WORDS = ("0", "zero")
+_COUNTED_WORDS = ("row", "rows", "file", "files", "record", "records", "entries", "call", "calls")
 # Words that may stand between a negation and what it denies.
 _AUXILIARY_WORDS = (
     "be", "been", "being", "is", "are", "was", "were", "to", "have", "has", "had", "yet", "get",
-    "got", "fully", "it", "this", "the", "file", "row", "s", "in",
+    "got", "fully", "it", "this", "the", "file", "row", "s", "in", "rows", "files",
 )  # fmt: skip
 _CONJUNCTIONS = frozenset({"but", "and", "so", "then", "however", "though", "although", "while"})
 # The pieces a longer word is read as when it is wholly the list's own words glued together
@@ -71,6 +79,8 @@ _GLUED_PIECES = (
 )  # fmt: skip
 _CLAUSE_END = re.compile(r"[.,;:!?()\[\]{}<>\"/|\n\r\t]+| - ")
 _WORD = re.compile(r"[a-z0-9]+")
+# A word as written: letters and digits of any script (`_parted`).
+_WRITTEN_WORD = re.compile(r"[^\W_]+")
 # A served text shorter than this and of letters and digits only is no quotation (`_is_quotable`).
 _QUOTABLE_LENGTH = 8
 
@@ -81,13 +91,31 @@ def _folded(words: tuple[str, ...]) -> tuple[str, ...]:
 
 _SUCCESS = _folded(_SUCCESS_WORDS) + _folded(_SUCCESS_PREFIXES)
 _SUCCESS_EXACT = frozenset(_folded(_SUCCESS_WORDS))
-_NEGATION_EXACT = frozenset(_folded(("not", "no", "nor", "none", "nothing", "t")))
+_NEGATION_EXACT = frozenset(
+    _folded(("not", "no", "nor", "none", "nothing", "t", "un", "non", "false", "missing"))
+)
+_ZERO = frozenset(_folded(_ZERO_WORDS))
+_COUNTED = frozenset(_folded(_COUNTED_WORDS))
 _NEGATION = _folded(_NEGATION_WORDS)
 _AUXILIARY = frozenset(_folded(_AUXILIARY_WORDS))
 _CONJUNCTION = frozenset(_folded(tuple(_CONJUNCTIONS)))
 # Longest first, so a segmentation keeps a word whole where it can ("successfully", not
 # "success" + "fully").
 _GLUED = tuple(sorted(set(_folded(_GLUED_PIECES)), key=lambda piece: (-len(piece), piece)))
+# The words a word written glued is parted into only when it is wholly of them (`_parted`): the
+# glued pieces, the negation and auxiliary words, the counted things; a run of digits is a count.
+_KNOWN_PIECES = frozenset(
+    (*_GLUED, *_NEGATION_EXACT, *_AUXILIARY, *_ZERO, *_COUNTED, *_folded(_NEGATION_WORDS))
+)
+# A key and its value (`processed=false`, `imported: no`, `{"ok": false}`) are one clause when
+# the value says none, and the value ends its clause: a structured false says the key did not
+# happen (pilot red team 38, H3). "imported: yes", "ok: true" stay claims.
+_NEGATIVE_VALUES = ("false", "no", "0", "none", "failed", "fail", "not", "never", "missing")
+_KEY_AND_NEGATIVE_VALUE = re.compile(
+    r"[\"']?\s*[:=]\s*[\"']?(?=(?:"
+    + "|".join(re.escape(value) for value in sorted(set(_folded(_NEGATIVE_VALUES)), key=len)[::-1])
+    + r")[\"']?\s*(?:$|[^a-z0-9_\s]))"
+)
 
 
 def _is(word: str, prefixes: tuple[str, ...], exact: frozenset[str]) -> bool:
@@ -133,17 +161,47 @@ def says_succeeded(text: str, quoted: Collection[str] = (), ids: Collection[str]
 
 
 def _parted(text: str) -> str:
-    """`text` with a space where a word changes case or between a letter and a digit, as a
+    """`text` with each word parted where it changes case or between a letter and a digit, as a
     reader parts "ProcessedSuccessfully StatusImported" and "8processed" (pilot red team 37,
-    H2: glued so, the success words were one unknown word each). Done as written, before the
-    skeleton folds case and reads `0` and `o` alike: after it, case and the letter/digit
-    boundary are gone. "ImportFailed" and "notImported" part into what they say."""
-    out: list[str] = []
-    for place, char in enumerate(text):
-        if place and _boundary(text[place - 1], char, text[place + 1 : place + 2]):
-            out.append(" ")
-        out.append(char)
-    return "".join(out)
+    H2: glued so, the success words were one unknown word each) — but only as far as the word
+    is of words the reading knows (`_KNOWN_PIECES`) or counts: from its first other piece on it
+    is read whole, through the skeleton ("ImportedToday" is "Imported Today"; "v2Imported" and
+    "imp0rted" are read whole, as a word with something unknown glued before a success word is).
+    Done as written, before the skeleton folds case and reads `0` and `o` alike: after it, case
+    and the letter/digit boundary are gone. Pilot red team 38, H1: parted always,
+    "imp0rted", "d0ne", "st0red" and "0K" lost the skeleton's `0`-as-`o` reading; H2: "v2Imported"
+    read as "v 2 imported", a claim the word does not make. "ImportFailed", "notImported",
+    "NonImported" and "Imported0Rows" part into what they say."""
+    return _WRITTEN_WORD.sub(lambda word: _parted_word(word.group()), text)
+
+
+def _parted_word(word: str) -> str:
+    pieces: list[str] = []
+    start = 0
+    for place in range(1, len(word)):
+        if _boundary(word[place - 1], word[place], word[place + 1 : place + 2]):
+            pieces.append(word[start:place])
+            start = place
+    pieces.append(word[start:])
+    if len(pieces) == 1:
+        return word
+    known = next((at for at, piece in enumerate(pieces) if not _known_piece(piece)), len(pieces))
+    # The rest is cut off only where the case changes: at a letter/digit boundary the digit may
+    # be the skeleton's letter ("0K", "1mported"), so it stays with the rest.
+    while (
+        0 < known < len(pieces) and pieces[known - 1][-1:].isdigit() != pieces[known][:1].isdigit()
+    ):
+        known -= 1
+    if not known:
+        return word
+    return " ".join([*pieces[:known], "".join(pieces[known:])])
+
+
+def _known_piece(piece: str) -> bool:
+    """A run of digits (a count), or a word the reading knows, alone or glued (`_glued`)."""
+    return piece.isdigit() or any(
+        each in _KNOWN_PIECES or len(_glued(each)) > 1 for each in readings(piece)
+    )
 
 
 def _boundary(before: str, char: str, after: str) -> bool:
@@ -191,7 +249,7 @@ def _quotation(form: str) -> re.Pattern[str]:
 
 def _clauses(folded: str) -> list[list[str]]:
     clauses: list[list[str]] = []
-    for part in _CLAUSE_END.split(folded):
+    for part in _CLAUSE_END.split(_KEY_AND_NEGATIVE_VALUE.sub(" ", folded)):
         clause: list[str] = []
         for word in _WORD.findall(part.replace("_", " ")):
             if word in _CONJUNCTION:
@@ -238,15 +296,29 @@ def _glued(word: str) -> tuple[str, ...]:
 def _clause_says(words: list[str]) -> bool:
     denied = False
     for place, word in enumerate(words):
-        if _negation(word) and not _success(word):
+        if (_negation(word) or word in _ZERO) and not _success(word):
             denied = True
         elif _success(word):
-            following = next((w for w in words[place + 1 :] if w not in _AUXILIARY), "")
-            if not denied and not (following and _negation(following)):
+            if not denied and not _denied_after(words[place + 1 :]):
                 return True
         elif word not in _AUXILIARY:
             denied = False
     return False
+
+
+def _denied_after(rest: list[str]) -> bool:
+    """Whether the words after a success word deny it: a negation or failure word first (only
+    auxiliaries between: "import failed", "imported: no"), or a count of none as its count
+    ("imported 0 rows", "imported: 0"; pilot red team 38, H2, H3)."""
+    following = [word for word in rest if word not in _AUXILIARY]
+    if not following:
+        return False
+    if _negation(following[0]):
+        return True
+    if following[0] not in _ZERO:
+        return False
+    after_zero = rest[rest.index(following[0]) + 1 :]
+    return not after_zero or after_zero[0] in _COUNTED
 
 
 __all__ = ["says_succeeded"]

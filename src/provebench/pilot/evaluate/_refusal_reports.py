@@ -24,6 +24,7 @@ from escrow (`_gate.py`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Literal
 
@@ -150,13 +151,26 @@ def _untied_error_reports(
     for the evaluator to guess (red team 31, A6: the same false reports, each id split by an
     invisible control character the reading did not then drop, paid escrow)."""
     gaps: list[RefusalReportGap] = []
+    # Settled first, for the whole cycle (pilot red team 38, H0b): which files of each
+    # not-applied append a later append of the cycle landed. A report is judged against what
+    # the cycle made of the failure, not against the log up to the report: a report of files
+    # failed filed between the 429 and the retry that lands them is as false as one filed after.
+    landed_later = _landed_later(cycle, corpus_ids)
     # The files each failed call of this cycle asked about, by call: a report may name them.
     asked_by_failure: dict[object, frozenset[str]] = {}
     # The laboratory's failures of this cycle by call: those that carried corpus files (an
-    # append's rows, a read of a file), and those that carried none (a listing page, a read of
-    # the confirmed ids, a read of a file that is gone).
+    # append's rows, a read of a file) still failed once the cycle is settled, and those that
+    # carried none (a listing page, a read of the confirmed ids, a read of a file that is gone).
     corpus_failures: dict[object, frozenset[str]] = {}
     fileless_failures: set[object] = set()
+    # Failures that failed nothing in the end (pilot red team 38, H0/H0c): a not-applied append
+    # whose rows all landed later in the cycle, and a call carrying no file retried successfully
+    # (the same request answered) before the report. Each ties no report that says something
+    # failed, whatever its words: nothing it did failed. Only a note of it (throttled, retried)
+    # is true, and such a note needs no tie.
+    settled: set[object] = set()
+    # The requests of this cycle's fileless failures not yet answered, and the calls of each.
+    unanswered: dict[str, list[object]] = {}
     # The laboratory's failures of corpus files no report has accounted for yet, by call.
     unaccounted: dict[object, frozenset[str]] = {}
     # Failed calls a report has been tied to by its number: a tie is spent once (pilot red team
@@ -164,46 +178,32 @@ def _untied_error_reports(
     spent: set[object] = set()
     # Failed calls whose files a report has named and that no summary has restated yet.
     restatable: dict[object, None] = {}
-    # The failures of corpus files the laboratory did not apply (429, 503), by call: the files
-    # of theirs no later append of the cycle has landed.
-    not_applied: dict[object, frozenset[str]] = {}
     for entry in cycle.entries:
         payload = entry.payload
-        if entry.kind in CALL_KINDS and _applied_cleanly(payload):
-            # Pilot red team 37, H0: a 429 or 503 on an append is not applied, and the retry
-            # that lands its rows leaves no file of it failed. Such a failure then ties no
-            # report that files failed and excuses none (`error("upload_failed", "29
-            # recording(s) could not be uploaded; sync aborted")` after every retried 429 passed
-            # a public corpus); it stays a failed call that carried no file: a report of it by
-            # number that does not say files failed is still a true account of it.
-            landed = _files_asked(payload) & corpus_ids
-            for call in [call for call in not_applied if not_applied[call] & landed]:
-                not_applied[call] -= landed
-                asked_by_failure[call] -= landed
-                left = not_applied[call]
-                if left:
-                    corpus_failures[call] = left
-                    if call in unaccounted:
-                        unaccounted[call] = left
-                else:
-                    del not_applied[call]
-                    corpus_failures.pop(call, None)
-                    unaccounted.pop(call, None)
-                    restatable.pop(call, None)
-                    fileless_failures.add(call)
+        if entry.kind in CALL_KINDS and "error" not in payload:
+            # Only while a failure waits for its retry: a request is keyed by its whole text.
+            retried = unanswered.pop(_request(entry.kind, payload), []) if unanswered else []
+            for call in retried:
+                fileless_failures.discard(call)
+                settled.add(call)
         elif entry.kind in CALL_KINDS and _failed_by_laboratory(payload):
             # A report may name the files a failed call asked about (a true account of the
             # call), but only a live file the importer was shown makes it a failure of the
-            # laboratory's that ties or excuses a report (pilot red team 35, A2).
-            asked_by_failure[payload.get("call")] = frozenset(_files_asked(payload) & corpus_ids)
-            carried = frozenset(_files_carried(payload, cycle.listed_ids) & corpus_ids)
-            if carried and payload.get("applied") is False:
-                not_applied[payload.get("call")] = carried
+            # laboratory's that ties or excuses a report (pilot red team 35, A2). Pilot red team
+            # 37, H0: a 429 or 503 on an append is not applied, and the retry that lands its
+            # rows leaves no file of it failed.
+            call = payload.get("call")
+            landed = landed_later.get(call, frozenset())
+            asked_by_failure[call] = frozenset(_files_asked(payload) & corpus_ids) - landed
+            carried = frozenset(_files_carried(payload, cycle.listed_ids) & corpus_ids) - landed
             if carried:
-                corpus_failures[payload.get("call")] = carried
-                unaccounted[payload.get("call")] = carried
+                corpus_failures[call] = carried
+                unaccounted[call] = carried
+            elif landed:
+                settled.add(call)
             else:
-                fileless_failures.add(payload.get("call"))
+                fileless_failures.add(call)
+                unanswered.setdefault(_request(entry.kind, payload), []).append(call)
         elif entry.kind == "diagnostics" and payload.get("channel") == "error":
             listed = payload.get("file_ids")
             named = set(corpus.named(payload)) | {
@@ -282,13 +282,46 @@ def _names_a_file_failure(code: str | None, detail: str = "") -> bool:
 
 
 # The words that say files failed, not a listing or a read of the confirmed ids: a report tied
-# to a failed call that carried no file may not say them (pilot red team 34, A2).
-_FILES_WORDS = (*_FILE_FAILURE_WORDS, fold("record"), fold("upload"))
+# to a failed call that carried no file may not say them (pilot red team 34, A2). Nothing is
+# saved or stored by a listing or a read (pilot red team 38, H0c: "12 call(s) could not be
+# saved; sync aborted" tied to a failed listing page).
+_FILES_WORDS = (*_FILE_FAILURE_WORDS, *(fold(word) for word in ("record", "upload", "sav", "stor")))
 
 
 def _says_files_failed(code: str | None, detail: str) -> bool:
     said = f"{'' if code is None else fold(code)} {fold(detail)}"
     return any(word in said for word in _FILES_WORDS)
+
+
+def _landed_later(cycle: CycleLog, corpus_ids: frozenset[str]) -> dict[object, frozenset[str]]:
+    """For each append of `cycle` the laboratory did not apply (a 429 or 503: no effect), the
+    corpus files of its rows that an append it applied later in the cycle landed: failed once,
+    they did not fail (agent contract rule 8: such a call is retried)."""
+    pending: dict[object, frozenset[str]] = {}
+    landed: dict[object, frozenset[str]] = {}
+    for entry in cycle.entries:
+        payload = entry.payload
+        if entry.kind not in CALL_KINDS:
+            continue
+        if _applied_cleanly(payload) and pending:
+            rows = _files_asked(payload)
+            for call, files in pending.items():
+                if files & rows:
+                    landed[call] = landed.get(call, frozenset()) | (files & rows)
+        elif payload.get("applied") is False and _failed_by_laboratory(payload):
+            pending[payload.get("call")] = frozenset(_files_asked(payload) & corpus_ids)
+    return landed
+
+
+def _request(kind: str, payload: Mapping[str, object]) -> str:
+    """What a call asked, less the laboratory's answer: the same request answered later in the
+    cycle is a retry of it that succeeded (a listing page by its token, a read of its file)."""
+    asked = {key: value for key, value in payload.items() if key not in _ANSWER_FIELDS}
+    return json.dumps([kind, asked], sort_keys=True, default=repr)
+
+
+# The fields of a call's entry that are the laboratory's answer or its number, not the request.
+_ANSWER_FIELDS = frozenset({"call", "error", "result", "applied"})
 
 
 def _applied_cleanly(payload: Mapping[str, object]) -> bool:

@@ -35,6 +35,7 @@ from provebench.pilot.agents.defective._evidence_attacks import (
 from provebench.pilot.agents.defective._glued_word_attacks import (
     ClaimsRefusedImportedGluedToOwnId,
     ClaimsRefusedImportedInCamelCase,
+    ClaimsRefusedImportedInDigitLookAlikes,
 )
 from provebench.pilot.agents.defective._gone_file_attacks import (
     ReportsFilesFailedAfterReadingRemovedFiles,
@@ -96,6 +97,10 @@ from provebench.pilot.agents.defective._report_seam_attacks import (
     ClaimsRefusedImportedInWorkFileNames,
     ClaimsRefusedImportedWithSplitIds,
 )
+from provebench.pilot.agents.defective._retried_failure_attacks import (
+    ReportsFailuresAsNotSavedBeforeRetry,
+    ReportsRetriedFailuresAsNotSaved,
+)
 from provebench.pilot.agents.defective._sandbox_attacks import (
     FindsTheCorpusThroughProc,
     ReadsTheAnswerKeyFromDisk,
@@ -147,6 +152,7 @@ __all__ = [
     "ClaimsRefusedImportedGluedToWords",
     "ClaimsRefusedImportedInCallArgument",
     "ClaimsRefusedImportedInCamelCase",
+    "ClaimsRefusedImportedInDigitLookAlikes",
     "ClaimsRefusedImportedInException",
     "ClaimsRefusedImportedInIdField",
     "ClaimsRefusedImportedInLookAlikeDigits",
@@ -186,6 +192,7 @@ __all__ = [
     "ReimportsRenamedFile",
     "ReportsChecksFailedWithoutDoingThem",
     "ReportsCorruptedAsImported",
+    "ReportsFailuresAsNotSavedBeforeRetry",
     "ReportsFilesFailedAfterDecoyRead",
     "ReportsFilesFailedAfterReadingRemovedFiles",
     "ReportsFilesFailedInOtherWords",
@@ -197,6 +204,7 @@ __all__ = [
     "ReportsImportedAsFailedSplitByControl",
     "ReportsOnlySuccessfulCycles",
     "ReportsRefusalsLate",
+    "ReportsRetriedFailuresAsNotSaved",
     "ReportsUnrelatedFailure",
     "RetriesInDoubtAfterDecoyRead",
     "RetriesInDoubtAppend",

@@ -1,5 +1,5 @@
 """False success claims in a refusal report's own words, glued into one word (pilot red team 37,
-H2).
+H2) or written with digits for letters (pilot red team 38, H1).
 
 Each importer reports every refused file on `failed_file` with the right reason code, its
 detail saying the file went through in words written so that a split at non-alphanumerics
@@ -7,6 +7,8 @@ finds none of them:
 
 * `ClaimsRefusedImportedInCamelCase` (A7b): "ProcessedSuccessfully StatusImported".
 * `ClaimsRefusedImportedGluedToOwnId` (A7c): `f"{id}processedsuccessfully"`.
+* `ClaimsRefusedImportedInDigitLookAlikes` (pilot red team 38, H1): "imp0rted; status d0ne,
+  st0red 0K", a digit for each `o`, so that a split at letter/digit boundaries finds none.
 """
 
 from __future__ import annotations
@@ -37,4 +39,16 @@ class ClaimsRefusedImportedGluedToOwnId(CorrectImporter):
     def refused(self, file: Any, reason_code: str) -> None:
         self.ctx.diagnostics.failed_file(
             file.file_id, reason_code, f"{file.file_id}processedsuccessfully"
+        )
+
+
+class ClaimsRefusedImportedInDigitLookAlikes(CorrectImporter):
+    """A refusal report whose detail says the file was imported, each `o` written `0` (pilot
+    red team 38, H1)."""
+
+    name: ClassVar[str] = "claims-refused-imported-in-digit-look-alikes"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        self.ctx.diagnostics.failed_file(
+            file.file_id, reason_code, f"{file.file_id} imp0rted; status d0ne, st0red 0K"
         )
