@@ -12,7 +12,8 @@ not a deny-list — so a new hedge word is withheld by its shape, not by its spe
 * **mark**: a pictograph or dingbat (Unicode "Symbol, other": ❌ ✘ 🚫 👎 …), or a footnote
   asterisk glued to a word, anywhere in the channel — a verdict in a sign, not in words;
 * **aside**: a bracketed aside of at most `_ASIDE_WORDS` words that names nothing of the system
-  (no identifier-shaped token, no identifier of the scenario) and neither quotes nor gives an
+  (no identifier of the scenario, no token naming an object of it: a token of an identifier's
+  shape that names none is its words, `_scene_names`) and neither quotes nor gives an
   example — parenthesised from the statement on, square-bracketed anywhere: "(low confidence)",
   "(10% confidence)", "[RETRACTED]"; a numbered footnote mark is not an aside (its note is read
   as a sentence); the affirming asides of `_AFFIRMING_ASIDES` pass;
