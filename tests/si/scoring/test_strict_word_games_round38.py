@@ -97,3 +97,16 @@ def test_a_token_that_names_nothing_is_its_words() -> None:
     assert split_shape("NotTheCause, isFalse") == "Not The Cause, is False"
     assert split_shape("isNOTTrue") == "is NOT True"
     assert split_shape("a plain sentence") == "a plain sentence"
+
+
+def test_the_clause_rules_read_a_token_that_names_nothing_as_words() -> None:
+    # `_unaccounted`'s judging clause exempted a clause holding any identifier-shaped token; a
+    # token that names no object of the scenario no longer exempts it
+    strict, _ = _verdict("single-signal-diagnosis-002", "{R}. I retract this_claim.")
+    assert strict.strict is not None
+    rules = [finding.detail for finding in strict.strict.findings]
+    assert any(detail.startswith("judging_clause") for detail in rules), rules
+    # a clause that names an object of the estate's first snapshot is accounted for
+    strict, _ = _verdict("single-signal-diagnosis-002", "{R}. ledger-exporter is unrelated.")
+    assert strict.strict is not None
+    assert strict.score == 1.0, strict.strict.findings
