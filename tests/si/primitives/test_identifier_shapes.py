@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from provebench.si.primitives import _accounted, _plain_assertion, _unaccounted
+from provebench.si.primitives import _accounted, _scene_names, _unaccounted
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 
 SHAPES = [
     _accounted._IDENTIFIER_SHAPED,
-    _plain_assertion._IDENTIFIER_SHAPED,
+    _scene_names.IDENTIFIER_SHAPED,
     _unaccounted._IDENTIFIER_SHAPED,
 ]
 TEXTS = [

@@ -52,6 +52,8 @@ GAMED_FAMILIES = {
     "remedy_rementioned",
     "offer_of_another_fix",
     "remedy_value_or_particle",
+    # round 38
+    "identifier_shaped_comment",
     "negation_after_phrase",
     "retraction_later",
     "question",

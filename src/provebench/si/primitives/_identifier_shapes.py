@@ -16,7 +16,7 @@ tried with the pattern itself (`test_identifier_shapes` holds the two to the sam
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 _LETTER = re.compile(r"[A-Za-z]")
 
@@ -43,7 +43,7 @@ class IdentifierShapes:
                 pos = first.end()
         yield from self._at_word_openings.finditer(text, pos, end)
 
-    def sub(self, replacement: str, text: str) -> str:
+    def sub(self, replacement: str | Callable[[re.Match[str]], str], text: str) -> str:
         """What `pattern.sub(replacement, text)` gives."""
         return self._at_word_openings.sub(replacement, text)
 

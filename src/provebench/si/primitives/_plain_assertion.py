@@ -12,7 +12,8 @@ not a deny-list — so a new hedge word is withheld by its shape, not by its spe
 * **mark**: a pictograph or dingbat (Unicode "Symbol, other": ❌ ✘ 🚫 👎 …), or a footnote
   asterisk glued to a word, anywhere in the channel — a verdict in a sign, not in words;
 * **aside**: a bracketed aside of at most `_ASIDE_WORDS` words that names nothing of the system
-  (no identifier-shaped token, no identifier of the scenario) and neither quotes nor gives an
+  (no identifier of the scenario, no token naming an object of it: a token of an identifier's
+  shape that names none is its words, `_scene_names`) and neither quotes nor gives an
   example — parenthesised from the statement on, square-bracketed anywhere: "(low confidence)",
   "(10% confidence)", "[RETRACTED]"; a numbered footnote mark is not an aside (its note is read
   as a sentence); the affirming asides of `_AFFIRMING_ASIDES` pass;
@@ -53,9 +54,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from provebench._lazy_pattern import lazy_pattern
-from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
 from provebench.si.primitives._remedy import is_remedy, names_in
+from provebench.si.primitives._scene_names import (
+    IDENTIFIER_SHAPED,
+    SceneNames,
+    scene_names,
+    split_shape,
+)
 from provebench.si.primitives._triggers import GatedPattern, comparable
 
 # at most this many words make a sentence, a label or an aside a comment rather than a
@@ -65,16 +71,6 @@ _TAIL_WORDS = 2
 _ASIDE_WORDS = 3
 
 _WORD = lazy_pattern(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
-# an identifier as an answer writes one: a word joined to another by _ / . - or :, or a word
-# with an inner capital or digit ("configmap/smtp-config", "SMTP_PORT", "CrashLoopBackOff")
-_IDENTIFIER_SHAPED = IdentifierShapes(
-    re.compile(
-        r"[A-Za-z][A-Za-z0-9]*(?:[_/.:-][A-Za-z0-9]+)+|[A-Za-z]*[a-z][A-Z][A-Za-z0-9]*|"
-        r"[A-Za-z]+[0-9][A-Za-z0-9]*"
-    )
-)
-# the shapes above that are chat abbreviations, not identifiers ("j/k", "P.S.", "w/o")
-_TOO_SHORT_FOR_AN_IDENTIFIER = 4
 _BRACKETED = lazy_pattern(r"\(([^()]*)\)|\[([^\[\]]*)\]")
 _FOOTNOTE_MARK = lazy_pattern(r"\^?\d{1,3}")
 # a value in brackets, digits and their joints only ("(8081)", "(0/0)"): the evidence's number
@@ -154,14 +150,10 @@ class Unplain:
     detail: str
 
 
-def _names_something(text: str, identifiers: Sequence[str]) -> bool:
-    folded = text.casefold()
-    if any(identifier.casefold() in folded for identifier in identifiers):
-        return True
-    return any(
-        len(match.group()) >= _TOO_SHORT_FOR_AN_IDENTIFIER
-        for match in _IDENTIFIER_SHAPED.finditer(text)
-    )
+def _names_something(text: str, names: SceneNames) -> bool:
+    """Whether `text` names an identifier or an object of the scenario; any other
+    identifier-shaped token is words (`_scene_names`; SI red team 38, H0)."""
+    return names.names_something(text)
 
 
 def _negates(words: Sequence[str]) -> bool:
@@ -169,7 +161,10 @@ def _negates(words: Sequence[str]) -> bool:
 
 
 def _words(text: str) -> list[str]:
-    return [word.casefold() for word in _WORD.findall(unicodedata.normalize("NFC", text))]
+    """The words of `text`, an identifier-shaped token's among them: "RedHerring" and
+    "red_herring" are *red herring* (`split_shape`; SI red team 38, H0)."""
+    said = split_shape(unicodedata.normalize("NFC", text))
+    return [word.casefold() for word in _WORD.findall(said)]
 
 
 # the only characters `_marks` can report: no ASCII character is a "Symbol, other"
@@ -198,7 +193,7 @@ def _marks(text: str) -> list[Unplain]:
 def _asides(
     text: str,
     original: str,
-    identifiers: Sequence[str],
+    names: SceneNames,
     start: int = 0,
     to_original: Callable[[int], int] = _same,
 ) -> list[Unplain]:
@@ -207,7 +202,7 @@ def _asides(
     found: list[Unplain] = []
     for match in _BRACKETED.finditer(text, start):
         inside = (match.group(1) if match.group(1) is not None else match.group(2)).strip()
-        if _FOOTNOTE_MARK.fullmatch(inside) or _names_something(inside, identifiers):
+        if _FOOTNOTE_MARK.fullmatch(inside) or _names_something(inside, names):
             continue
         if _CITED_VALUE.fullmatch(inside):
             continue
@@ -276,7 +271,7 @@ def _names_the_deviation(words: list[str]) -> bool:
 
 
 def _label(
-    text: str, sentence: Sentence, first: int, previous: Sentence | None, identifiers: Sequence[str]
+    text: str, sentence: Sentence, first: int, previous: Sentence | None, names: SceneNames
 ) -> Unplain | None:
     head = text[sentence.start : first]
     colons = [match.start() for match in re.finditer(r":\s", head)]
@@ -287,7 +282,7 @@ def _label(
     label = head[: colons[-1]]
     said = _LEADING_FOOTNOTE.sub("", label)
     outside = _words(_without_asides(said))
-    if len(outside) > _SHORT or _names_something(said, identifiers):
+    if len(outside) > _SHORT or _names_something(said, names):
         return None  # a clause of its own ("The disk alert is a red herring: …"), read elsewhere
     if _FIRST_PERSON.intersection(outside) and not (
         _negates(outside) or _MODAL.intersection(outside)
@@ -307,24 +302,24 @@ def _label(
     )
 
 
-def _last_identifier(
-    text: str, start: int, end: int, identifiers: Sequence[str]
-) -> tuple[int, int]:
-    """Where the sentence's last identifier stands (or an empty range at its start)."""
+def _last_identifier(text: str, start: int, end: int, names: SceneNames) -> tuple[int, int]:
+    """Where the sentence's last identifier or object stands (or an empty range at its start);
+    a token of an object's shape that names none is words, never the statement's end ("… —
+    RedHerring."; SI red team 38, H0)."""
     last = (start, start)
     folded = text[start:end].casefold()
-    for identifier in identifiers:
+    for identifier in names.identifiers:
         at = folded.rfind(identifier.casefold())
         if at >= 0 and start + at + len(identifier) > last[1]:
             last = (start + at, start + at + len(identifier))
-    for match in _IDENTIFIER_SHAPED.finditer(text, start, end):
-        if len(match.group()) >= _TOO_SHORT_FOR_AN_IDENTIFIER and match.end() > last[1]:
+    for match in IDENTIFIER_SHAPED.finditer(text, start, end):
+        if match.end() > last[1] and names.is_object(match.group()):
             last = (match.start(), match.end())
     return last
 
 
-def _tail(text: str, sentence: Sentence, identifiers: Sequence[str]) -> Unplain | None:
-    last_start, after = _last_identifier(text, sentence.start, sentence.end, identifiers)
+def _tail(text: str, sentence: Sentence, names: SceneNames) -> Unplain | None:
+    last_start, after = _last_identifier(text, sentence.start, sentence.end, names)
     tail = _without_asides(text[after : sentence.end]).rstrip().rstrip(".!?;").rstrip()
     if not tail.strip():
         return None
@@ -354,7 +349,7 @@ def _comment(
     lines: Sequence[tuple[int, int]],
     sentence: Sentence,
     previous: Sentence | None,
-    identifiers: Sequence[str],
+    names: SceneNames,
     own: Sequence[str] = (),
     deviation: str | None = None,
 ) -> Unplain | None:
@@ -365,13 +360,13 @@ def _comment(
     if mark is not None:
         said = said[mark.end() :]
     words = _words(said)
-    if not words or _names_something(said, identifiers) or _CITED.search(said):
+    if not words or _names_something(said, names) or _CITED.search(said):
         return None  # it names or cites what was read ("Checked: `the cluster`.")
     if footnote:
         # a note to a footnote mark: it must name what it annotates (SI red team 16, H7:
         # "[1] This is wrong.", "* not actually.")
         return Unplain("comment", sentence.start, sentence.end, f"the note {said.strip()!r}")
-    if is_remedy(said, own, names_in(identifiers), deviation):
+    if is_remedy(said, own, names_in(names.identifiers), deviation):
         # a remedy of the factor is the diagnosis's consequence ("Fix: add it back."; H4); one
         # of the answer ("Roll back that conclusion.") retracts (SI red team 35, W1)
         return None
@@ -504,26 +499,30 @@ def unplain_shapes(
     own: Sequence[str] = (),
     to_original: Callable[[int], int] = _same,
     deviation: str | None = None,
+    objects: Sequence[str] = (),
 ) -> list[Unplain]:
     """Every shape of the module docstring in a channel that states the factor (`factor_spans`
     in scope, offsets of `channel`); `identifiers` are the scenario's, the factor's (`own`)
-    among them. `channel` is the fold of the text (`_folded_channel`), `original` the text
-    before markup was blanked and `to_original` maps the fold's offsets to it; `deviation` is the
-    factor's deviation type, which a remedy's verb follows (SI red team 36, W2)."""
+    among them, and `objects` the names of the evidence's first snapshot (`scenario_objects`):
+    only these are names (`_scene_names`). `channel` is the fold of the text
+    (`_folded_channel`), `original` the text before markup was blanked and `to_original` maps
+    the fold's offsets to it; `deviation` is the factor's deviation type, which a remedy's verb
+    follows (SI red team 36, W2)."""
     if not factor_spans:
         return []
     text = channel.text
+    names = scene_names(identifiers, objects)
     # an aside before the statement is part of its label (`_label`), read there
     first = min(span.start for span in factor_spans)
     tags = [
         shape
-        for shape in _asides(text, original, identifiers, to_original=to_original)
+        for shape in _asides(text, original, names, to_original=to_original)
         if text[shape.start] == "["
     ]
     found = [
         *_marks(text),
         *[shape for shape in tags if shape.start < first],
-        *_asides(text, original, identifiers, first, to_original),
+        *_asides(text, original, names, first, to_original),
         *_judged_back(channel, first, own),
     ]
     sentences = channel.sentences
@@ -538,14 +537,14 @@ def unplain_shapes(
         if sentence.index in stating:
             # the label of the statement: the first sentence that states the factor
             label = (
-                _label(text, sentence, stating[sentence.index], previous, identifiers)
+                _label(text, sentence, stating[sentence.index], previous, names)
                 if sentence.index == min(stating)
                 else None
             )
-            tail = _tail(text, sentence, identifiers)
+            tail = _tail(text, sentence, names)
             found += [shape for shape in (label, tail) if shape is not None]
         else:
-            comment = _comment(channel, lines, sentence, previous, identifiers, own, deviation)
+            comment = _comment(channel, lines, sentence, previous, names, own, deviation)
             if comment is not None:
                 found.append(comment)
         previous = sentence
@@ -580,19 +579,21 @@ def disowning_beside_diagnosis(
     original: str,
     identifiers: Sequence[str],
     to_original: Callable[[int], int] = _same,
+    objects: Sequence[str] = (),
 ) -> list[Unplain]:
     """Under a structured diagnosis whose prose does not name the factor (docs/si-scoring.md
     §14): the marks, asides and comment sentences of the module docstring anywhere in the
     prose, and any sentence in which the agent negates or doubts its own answer ("See the
     structured diagnosis; I am not confident in it." — SI red team 16, H7, v3)."""
     text = channel.text
-    found = [*_marks(text), *_asides(text, original, identifiers, to_original=to_original)]
+    names = scene_names(identifiers, objects)
+    found = [*_marks(text), *_asides(text, original, names, to_original=to_original)]
     previous: Sentence | None = None
     lines = channel.line_spans
     for sentence in channel.sentences:
         # a short comment counts here only with a negation ("Maybe not."): beside a
         # diagnosis, "See the structured diagnosis." is the whole honest answer
-        comment = _comment(channel, lines, sentence, previous, identifiers)
+        comment = _comment(channel, lines, sentence, previous, names)
         if comment is not None and not _negated(text, sentence):
             comment = None
         shape = comment or _disowning_first_person(text, sentence)

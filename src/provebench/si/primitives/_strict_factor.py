@@ -1201,10 +1201,16 @@ def _plain_assertion(
             required,
             shaped.original,
             deviation_type,
+            objects,
         ),
         # an attached comment must be recognisably neutral or supportive (SI red team 33, A8)
         *attached_comments(
-            shaped.channel, spans, shaped.spans(phrase_spans), identifiers, deviation_type
+            shaped.channel,
+            spans,
+            shaped.spans(phrase_spans),
+            identifiers,
+            deviation_type,
+            objects,
         ),
         # what follows the statement must be accounted for (SI red team 18, W1/W2)
         *unaccounted_shapes(
@@ -1657,7 +1663,7 @@ def prose_disowns(
         reader = ChannelReader(read_channel(view, original), cues)
         shaped = reader.shaped
         for shape in disowning_beside_diagnosis(
-            shaped.channel, original.text, identifiers, shaped.original
+            shaped.channel, original.text, identifiers, shaped.original, scenario_objects(view)
         ):
             start = shaped.original(shape.start)
             located = reader.at_range(start, max(start + 1, shaped.original(shape.end)))

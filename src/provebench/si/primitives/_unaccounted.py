@@ -60,6 +60,7 @@ from provebench.si.primitives._accounted import accounted_shapes
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Span
 from provebench.si.primitives._plain_assertion import Unplain
+from provebench.si.primitives._scene_names import scene_names
 
 _WORD = lazy_pattern(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 # a clause ends at punctuation or before a clause word; the word opens the next clause
@@ -285,9 +286,13 @@ class _Text:
     by bisection rather than by a scan from the sentence's start (linear in the answer:
     `test_strict_reading`'s linearity tests)."""
 
-    def __init__(self, channel: ChannelText, identifiers: Sequence[str]) -> None:
+    def __init__(
+        self, channel: ChannelText, identifiers: Sequence[str], objects: Sequence[str] = ()
+    ) -> None:
         self.channel = channel
         self.text = text = channel.text
+        # what names something of the system: the scenario's names, never a shape (round 38)
+        self._scene = scene_names(identifiers, objects)
         # the identifiers folded once an answer, not once a clause each rule reads
         self.folded_identifiers = [
             (identifier.casefold(), len(identifier)) for identifier in identifiers
@@ -364,21 +369,13 @@ class _Text:
 
     def names(self, start: int, end: int) -> bool:
         """Whether `text[start:end]` names something of the system: an identifier of the
-        scenario or an identifier-shaped token ("smtp-config", "configmap/R")."""
+        scenario or a token naming an object of it ("smtp-config", "configmap/R"); a token of
+        an identifier's shape that names none is words ("RedHerring"; SI red team 38, H0)."""
         key = (start, end)
         known = self._names.get(key)
         if known is None:
-            known = self._names[key] = _names_something(
-                self.text[start:end], self.folded_identifiers
-            )
+            known = self._names[key] = self._scene.names_something(self.text[start:end])
         return known
-
-
-def _names_something(text: str, identifiers: Sequence[tuple[str, int]]) -> bool:
-    folded = text.casefold()
-    return any(identifier in folded for identifier, _length in identifiers) or any(
-        len(match.group()) >= 4 for match in _IDENTIFIER_SHAPED.finditer(text)
-    )
 
 
 def _judging(
@@ -607,7 +604,7 @@ def unaccounted_shapes(
     (`accounted_shapes`; `deviation`, the factor's deviation type)."""
     if not factor_spans:
         return []
-    reader = _Text(channel, identifiers)
+    reader = _Text(channel, identifiers, objects)
     text = reader.text
     first = min(span.start for span in factor_spans)
     last = max(span.start for span in factor_spans)

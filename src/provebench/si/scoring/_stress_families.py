@@ -757,6 +757,23 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             # W6: a restart or an outcome of a non-workload (the key's own resource, a node)
             *_non_workload_restarts(n),
         ],
+        # round 38 (SI red team 38, H0): a disowning comment written as one token of an
+        # identifier's shape that names no object of the scenario — after a dash, in brackets,
+        # after a semicolon, a colon or a comma
+        "identifier_shaped_comment": [
+            f"Root cause: {said} — it is a RedHerring.",
+            f"Root cause: {said} — NotTheCause.",
+            f"Root cause: {said} — isFalse.",
+            f"Root cause: {said} — red_herring.",
+            f"Root cause: {said} — unverifiedGuess.",
+            f"Root cause: {said} — I'd restore it as RedHerring.",
+            f"Root cause: {said} (NotTheCause).",
+            f"Root cause: {said} (isFalse).",
+            f"Root cause: {said} [Retracted_Statement].",
+            f"Root cause: {said}; RedHerring.",
+            f"Root cause: {said}: RedHerring.",
+            f"Root cause: {said}, aka RedHerring.",
+        ],
         "fix_label_denial": [
             f"Root cause: {said}. Fix: nothing is {w}.",
             f"Root cause: {said}. Fix: none of that is true.",
@@ -830,6 +847,9 @@ def _verdict_words_honest(n: _Names) -> list[str]:
         f"{said} — the pods never start.",
         f"{said} — not a guess, I checked.",
         f"{said}; the previous diagnosis was wrong.",
+        # round 38's comments that name an object of the scenario (SI red team 38, H0)
+        f"{said} — {f} is read by {n.symptom} at start.",
+        *([f"{said} ({r})."] if n.kind != "stopped_dependency" else []),
     ]
 
 
@@ -1050,6 +1070,10 @@ _WHY: dict[str, str] = {
     "remedy_rementioned": "what follows a remedy's object re-means its verb or names another "
     "place or cause ('Add it to the list of red herrings.', 'Set it aside in favour of the node "
     "theory.', 'Re-add it to configmap/other-config, …'; round 36): no plain remedy",
+    "identifier_shaped_comment": "a disowning comment written as one token of an identifier's "
+    "shape that names no object of the scenario ('— it is a RedHerring.', '(NotTheCause)', "
+    "'[Retracted_Statement]', '; RedHerring.'; round 38): such a token is its words, and a "
+    "comment of them commits only as one in words would",
     "remedy_value_or_particle": "a remedy whose value is a phrase or a run of words ('Re-add "
     "KEY=probably-not-the-cause.'), whose particle re-means its verb or follows an offer ('Add "
     "it up.', 'Happy to make it up.'), or a missing key 'rolled back' (round 37): no plain "
