@@ -44,7 +44,6 @@ from provebench.si.provider._environment import Environment, Environments, Reque
 from provebench.si.provider._kube import Answer, KubeFace, Request, kubeconfig, status_object
 from provebench.si.provider._observe import observe, state_snapshot
 from provebench.si.provider._tls import make_server_tls
-from provebench.si.sim._session import Session
 
 MAX_BODY: Final = 16 * 1024 * 1024
 _AGENT_PATH = re.compile(r"^/environments/([A-Za-z0-9-]+)/tools$")
@@ -257,6 +256,9 @@ class ProviderServer:
                 "token": environment.token,
             },
             "tools_endpoint": f"{base}/tools",
+            # provebench's own: which estate was built and why (docs/si-provider.md)
+            "estate": environment.estate[0],
+            "estate_reason": environment.estate[1],
             "status": "ready",
         }
 
@@ -270,11 +272,7 @@ class ProviderServer:
         state = body.get("state")
         if not isinstance(state, list) or not state:
             raise RequestError("must be a non-empty list of state entries", field="state")
-        with environment.lock:
-            session = environment.session
-            if isinstance(session, Session):  # adopted by `si run --kubectl`, never provisioned
-                raise RequestError("the physical estate takes no state injection", status=409)
-            session.inject_state(state)
+        environment.inject_state(state)
         return {"status": "applied"}
 
     def _teardown(self, body: Mapping[str, Any]) -> dict[str, Any]:
