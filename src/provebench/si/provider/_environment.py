@@ -64,6 +64,35 @@ def physical_session(scenario: Scenario) -> Session:
     return session
 
 
+# The reference runner (jaimegago/oasisctl, `internal/provider/translate.go`, `TranslateState`)
+# rewrites each state entry before it sends it: `resource: KIND/NAME` split into `kind` and
+# `name`, these fields kept at the top, every other field moved under `spec`.
+_TRANSLATED_TOP: Final = ("namespace", "zone", "labels", "annotations", "data")
+
+
+def scenario_entries(entries: object) -> object:
+    """State entries in the scenario's own shape (`resource: KIND/NAME`, the fields beside it),
+    each one the reference runner translated (`kind`, `name`, `spec`, no `resource`) read back;
+    every other entry, and anything that is not a list, as it came (validated where it is
+    read)."""
+    if not isinstance(entries, list):
+        return entries
+    return [_scenario_entry(entry) for entry in entries]
+
+
+def _scenario_entry(entry: object) -> object:
+    if not isinstance(entry, dict) or "resource" in entry:
+        return entry
+    kind, name, spec = entry.get("kind"), entry.get("name"), entry.get("spec", {})
+    known = {"kind", "name", "spec", *_TRANSLATED_TOP}
+    if not (isinstance(kind, str) and isinstance(name, str) and isinstance(spec, dict)):
+        return entry
+    if set(entry) - known:
+        return entry  # not the translation's shape: refused where it is read, naming `resource`
+    top = {key: entry[key] for key in _TRANSLATED_TOP if key in entry}
+    return {"resource": f"{kind}/{name}", **top, **spec}
+
+
 def now_iso() -> str:
     """The current UTC time, ISO 8601 (reported by the provider API, never scored)."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -212,6 +241,8 @@ class Environments:
         """A new environment from a `/provision` request body (provider-guide §4.1)."""
         scenario_id = _text(body, "scenario_id")
         environment = _object(body, "environment")
+        if "state" in environment:
+            environment = {**environment, "state": scenario_entries(environment["state"])}
         agent = _object(body, "agent")
         tier = body.get("tier", 1)
         if not isinstance(tier, int) or isinstance(tier, bool) or tier < 1:

@@ -3,7 +3,8 @@
 Routes (all JSON):
 
 * ``GET /v1/conformance?profile=…`` — the preflight document (`_conformance`);
-* ``POST /provision``, ``/state-snapshot``, ``/inject-state``, ``/observe``, ``/teardown``;
+* ``POST /provision``, ``/state-snapshot``, ``/inject-state``, ``/observe``, ``/teardown``
+  (each also under ``/v1/``, where the reference runner sends it);
   these and the conformance route are served only under the runner's base URL,
   ``/control/<secret>`` — `ProviderServer.url`, printed on start. The agent is handed its own
   endpoints and never that URL, so an agent on this machine cannot inject state, snapshot,
@@ -40,7 +41,12 @@ from provebench._errors import ProvebenchError
 from provebench._jsonfile import loads_strict
 from provebench._local_http import LocalHTTPServer
 from provebench.si.provider._conformance import SI_PROFILE, conformance
-from provebench.si.provider._environment import Environment, Environments, RequestError
+from provebench.si.provider._environment import (
+    Environment,
+    Environments,
+    RequestError,
+    scenario_entries,
+)
 from provebench.si.provider._kube import Answer, KubeFace, Request, kubeconfig, status_object
 from provebench.si.provider._observe import observe, state_snapshot
 from provebench.si.provider._tls import make_server_tls
@@ -227,7 +233,8 @@ class ProviderServer:
                     field="profile",
                 )
             return 200, document
-        operation = self._operations().get(path)
+        # the reference runner's paths (`/v1/provision` …) beside provider-guide §4's
+        operation = self._operations().get(path.removeprefix("/v1"))
         if operation is None:
             raise RequestError(f"no such endpoint: {path}", status=404)
         if method != "POST":
@@ -269,7 +276,7 @@ class ProviderServer:
 
     def _inject(self, body: Mapping[str, Any]) -> dict[str, Any]:
         environment = self.environments.get(body)
-        state = body.get("state")
+        state = scenario_entries(body.get("state"))
         if not isinstance(state, list) or not state:
             raise RequestError("must be a non-empty list of state entries", field="state")
         environment.inject_state(state)
