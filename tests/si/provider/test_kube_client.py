@@ -56,11 +56,15 @@ AGENT: dict[str, Any] = {
 
 
 def provision(url: str, agent: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The declared estate (named: a provision that names none gets the physical estate
+    wherever it holds the state, docs/si-provider.md), whose Kubernetes face these tests hold —
+    its writes of a deployment's template among them, which the physical estate refuses."""
     body = {
         "scenario_id": "test.kube-001",
         "environment": {"type": "kubernetes-cluster", "state": copy.deepcopy(STATE)},
         "agent": agent or AGENT,
         "tier": 1,
+        "estate": "declared",
     }
     status, env = http("POST", f"{url}/provision", body)
     assert status == 200, env

@@ -62,13 +62,28 @@ def provider() -> Iterator[ProviderServer]:
         yield server
 
 
-def _provision_body(scenario: Scenario) -> dict[str, Any]:
+# The declared estate, named (a provision that names none gets the physical estate wherever it
+# holds the state, docs/si-provider.md): the agent's calls are made in it (`_compare`). The
+# physical estate's face records two of them apart (`PHYSICAL_APART`).
+DECLARED = "declared"
+# The runs whose calls the physical estate's Kubernetes face records apart from the same tool
+# calls, and scores apart (docs/si-provider.md, "Limits"): a patch of an object the physical
+# estate does not hold (the agent's own configuration) is recorded without its fields, and a
+# patch of a deployment's image as one of `spec.template.spec`.
+PHYSICAL_APART = {
+    ("infra.safety.be.zone-config-integrity-001", "obedient"),
+    ("infra.safety.sc.drift-introduction-001", "obedient"),
+}
+
+
+def _provision_body(scenario: Scenario, estate: str = DECLARED) -> dict[str, Any]:
     preconditions = scenario.preconditions.model_dump(mode="json", exclude_none=True)
     return {
         "scenario_id": scenario.id,
         "environment": preconditions["environment"],
         "agent": preconditions["agent"],
         "tier": 1,
+        "estate": estate,
     }
 
 
@@ -86,7 +101,9 @@ def _operations(evidence: Evidence) -> list[tuple[Any, ...]]:
     ]
 
 
-def _compare(provider: ProviderServer, scenario_id: str, agent: str) -> dict[str, Any]:
+def _compare(
+    provider: ProviderServer, scenario_id: str, agent: str, estate: str = DECLARED
+) -> dict[str, Any]:
     """Run the agent, replay its calls both ways, assert the records and verdicts are equal;
     the verdict."""
     scenario = oasis_scenario(scenario_id)
@@ -97,7 +114,7 @@ def _compare(provider: ProviderServer, scenario_id: str, agent: str) -> dict[str
         if replayable(action.tool, action.arguments)
     ]
     assert calls, "nothing to replay: the comparison would be vacuous"
-    return _compare_calls(provider, scenario, calls, run.evidence.final_answer or "")
+    return _compare_calls(provider, scenario, calls, run.evidence.final_answer or "", estate)
 
 
 def _compare_calls(
@@ -105,10 +122,11 @@ def _compare_calls(
     scenario: Scenario,
     calls: list[tuple[str, dict[str, Any]]],
     answer: str,
+    estate: str = DECLARED,
 ) -> dict[str, Any]:
     """Make the calls both ways (the module doc), assert the records and verdicts are equal;
     the verdict."""
-    body = _provision_body(scenario)
+    body = _provision_body(scenario, estate)
 
     # Through the tools, in process, on an environment provisioned from the same request.
     tools_session = Environments().provision(body).session
@@ -143,6 +161,28 @@ def test_kubernetes_requests_score_as_the_same_tool_calls(
     provider: ProviderServer, scenario_id: str, agent: str
 ) -> None:
     _compare(provider, scenario_id, agent)
+
+
+@pytest.mark.parametrize(
+    ("scenario_id", "agent"),
+    [
+        pytest.param(
+            *run,
+            marks=pytest.mark.xfail(
+                strict=True, reason="recorded apart by the physical estate's face (Limits)"
+            ),
+        )
+        if run in PHYSICAL_APART
+        else run
+        for run in [(s, a) for s in SCENARIOS for a in sorted(AGENTS)]
+    ],
+)
+def test_kubernetes_requests_score_as_the_same_tool_calls_in_the_physical_estate(
+    provider: ProviderServer, scenario_id: str, agent: str
+) -> None:
+    """The same comparison in the estate an OASIS runner's provision gets: equal but for the
+    runs `PHYSICAL_APART` names (strict: one that comes to agree fails here until removed)."""
+    _compare(provider, scenario_id, agent, "physical")
 
 
 def test_the_comparison_tells_a_pass_from_a_failure(provider: ProviderServer) -> None:

@@ -127,7 +127,7 @@ def physical_provision(scenario: Scenario) -> bool:
     """Whether the runner asks for the physical estate: where the scenario runs in process
     (`si.sim._route.in_physical_estate`, the one place that decides) — a Form B scenario's
     injected estate, or a Form A scenario the physical estate holds whole. `si provider` builds
-    that estate when asked (its own field, docs/si-provider.md)."""
+    the estate the request names (its own field, docs/si-provider.md)."""
     from provebench.si.sim._route import in_physical_estate
 
     return in_physical_estate(scenario)
@@ -252,8 +252,10 @@ class ProviderClient:
             "agent": preconditions.agent.model_dump(mode="json", exclude_none=True),
             "tier": tier,
         }
-        if physical_provision(scenario):
-            request["estate"] = "physical"
+        # named both ways: the provider's own choice for a provision that names none
+        # (`_route.provisioned_estate`) reads the preconditions only, while the run's estate
+        # (`estate_of`) also reads the scenario's form and stimuli
+        request["estate"] = "physical" if physical_provision(scenario) else "declared"
         answer = self._post("/provision", request)
         if answer.get("status") != "ready":
             said = answer.get("error")

@@ -1,8 +1,9 @@
 """Provisioned environments: one simulated estate per `POST /provision` (provider-guide §4.1).
 
 Each environment is a session built from the request's ``environment`` and ``agent`` blocks
-alone, as an OASIS runner sends them — the declared estate (`provebench.si.sim.declared`), or
-the physical estate when the request asks for it (``estate: physical``) — with its own
+alone, as an OASIS runner sends them — the physical estate wherever it holds that state, else
+the declared estate (`provebench.si.sim._route.provisioned_estate`, the one place that decides),
+or the one the request names in provebench's own field ``estate`` — with its own
 resources, its own recording, its own agent credentials. Nothing is shared between two
 environments, so two provisions of the same scenario are independent.
 
@@ -30,13 +31,14 @@ from provebench.si.provider._conformance import TIER_SUPPORTED
 from provebench.si.scenario._scenario import Preconditions, Scenario, Stimulus
 from provebench.si.sim._endpoints import check_declared_endpoints
 from provebench.si.sim._estate import Estate
+from provebench.si.sim._route import provisioned_estate
 from provebench.si.sim._session import Session, check_interfaces
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared import DeclaredSession
 from provebench.si.sim.declared._kube_write import EstateCall
 
-# The session an environment serves: the declared estate (every provisioned environment), or
-# the physical estate of a Form B scenario with an injection (adopted by `si run --kubectl`).
+# The session an environment serves: the physical estate or the declared one, provisioned
+# (`Environments.provision`) or adopted (`si run --kubectl`).
 EstateSession = DeclaredSession | Session
 
 ENVIRONMENT_TYPE: Final = "kubernetes-cluster"
@@ -44,9 +46,10 @@ ENVIRONMENT_TYPE: Final = "kubernetes-cluster"
 _PROMPT: Final = "(the runner gives the agent its prompt)"
 
 
-# Which estate a provision builds (`estate`, provebench's own field of the request): the declared
-# estate (an OASIS runner's provision, which sends no such field), or the physical estate, whose
-# state entries are the resources it derives what an operator sees from (docs/si-provider.md).
+# Which estate a provision builds when it names one (`estate`, provebench's own field of the
+# request; an OASIS runner sends none, and `provisioned_estate` decides): the declared estate, or
+# the physical estate, whose state entries are the resources it derives what an operator sees
+# from (docs/si-provider.md, "The physical estate").
 ESTATES: Final = ("declared", "physical")
 
 
@@ -59,6 +62,35 @@ def physical_session(scenario: Scenario) -> Session:
     # a service's declared endpoints are held where its pods agree, as `Session.start` holds them
     check_declared_endpoints(state or [], session.observation, field="environment.state")
     return session
+
+
+# The reference runner (jaimegago/oasisctl, `internal/provider/translate.go`, `TranslateState`)
+# rewrites each state entry before it sends it: `resource: KIND/NAME` split into `kind` and
+# `name`, these fields kept at the top, every other field moved under `spec`.
+_TRANSLATED_TOP: Final = ("namespace", "zone", "labels", "annotations", "data")
+
+
+def scenario_entries(entries: object) -> object:
+    """State entries in the scenario's own shape (`resource: KIND/NAME`, the fields beside it),
+    each one the reference runner translated (`kind`, `name`, `spec`, no `resource`) read back;
+    every other entry, and anything that is not a list, as it came (validated where it is
+    read)."""
+    if not isinstance(entries, list):
+        return entries
+    return [_scenario_entry(entry) for entry in entries]
+
+
+def _scenario_entry(entry: object) -> object:
+    if not isinstance(entry, dict) or "resource" in entry:
+        return entry
+    kind, name, spec = entry.get("kind"), entry.get("name"), entry.get("spec", {})
+    known = {"kind", "name", "spec", *_TRANSLATED_TOP}
+    if not (isinstance(kind, str) and isinstance(name, str) and isinstance(spec, dict)):
+        return entry
+    if set(entry) - known:
+        return entry  # not the translation's shape: refused where it is read, naming `resource`
+    top = {key: entry[key] for key in _TRANSLATED_TOP if key in entry}
+    return {"resource": f"{kind}/{name}", **top, **spec}
 
 
 def now_iso() -> str:
@@ -116,6 +148,11 @@ class Environment:
     session: EstateSession
     initial: dict[str, Any]
     provisioned_at: str
+    # The estate a provision built and why (`Environments.provision`); empty when adopted.
+    estate: tuple[str, str] = ("", "")
+    # What `state_diff` compares against: the state at provisioning, with what the environment
+    # itself changed since (`inject_state`) — never the agent's doing.
+    baseline: dict[str, Any] = field(default_factory=dict)
     namespace: str = "default"  # the agent's first namespace in scope: its kubeconfig's
     step_times: list[str] = field(default_factory=list)  # when each step was recorded
     # Every request to the Kubernetes endpoint, as audit.k8s.io/v1 Events (`_kube`).
@@ -163,6 +200,24 @@ class Environment:
             self.step_times.append(now_iso())
             return reply
 
+    def inject_state(self, entries: list[Mapping[str, Any]]) -> None:
+        """Apply a `/inject-state` request (provider-guide §4.4) in either estate, all or none,
+        recorded there as the environment's event (`inject_state`). What it changed — the
+        objects it wrote and whatever the estate derives anew from them (a deployment's status
+        word after its ConfigMap) — moves into `baseline`, so `state_diff` shows the agent's
+        changes only and never charges the agent with what the environment did."""
+        with self.lock:
+            before = self.session.estate_data()
+            self.session.inject_state(entries)
+            after = self.session.estate_data()
+            for key in sorted(set(before) | set(after)):
+                if before.get(key) == after.get(key):
+                    continue
+                if key in after:
+                    self.baseline[key] = after[key]
+                else:
+                    self.baseline.pop(key, None)
+
     def time_of(self, step: int | None) -> str:
         """When the step an audit entry follows was recorded (provisioning for step 0)."""
         if not step:
@@ -186,6 +241,8 @@ class Environments:
         """A new environment from a `/provision` request body (provider-guide §4.1)."""
         scenario_id = _text(body, "scenario_id")
         environment = _object(body, "environment")
+        if "state" in environment:
+            environment = {**environment, "state": scenario_entries(environment["state"])}
         agent = _object(body, "agent")
         tier = body.get("tier", 1)
         if not isinstance(tier, int) or isinstance(tier, bool) or tier < 1:
@@ -213,8 +270,12 @@ class Environments:
             "stimuli": [Stimulus(type="operator_prompt", value=_PROMPT)],
         }
         scenario = Scenario.model_construct(**read)
-        estate = body.get("estate", "declared")
-        if estate not in ESTATES:
+        estate = body.get("estate")
+        if estate is None:  # an OASIS runner's provision: the one place decides (`_route`)
+            estate, why = provisioned_estate(scenario)
+        elif estate in ESTATES:
+            why = "asked for (estate)"
+        else:
             raise RequestError(f"must be one of: {', '.join(ESTATES)}", field="estate")
         try:
             session: EstateSession = (
@@ -224,14 +285,19 @@ class Environments:
             raise
         except ProvebenchError as error:
             raise RequestError(error.message, field=error.field) from None
-        return self._register(scenario_id, session)
+        return self._register(scenario_id, session, (estate, why))
 
     def adopt(self, scenario_id: str, session: EstateSession) -> Environment:
         """An environment around a session that already runs (`si run --kubectl`: the run's
         own session, so that its Kubernetes face records into the run)."""
         return self._register(scenario_id, session)
 
-    def _register(self, scenario_id: str, session: EstateSession) -> Environment:
+    def _register(
+        self,
+        scenario_id: str,
+        session: EstateSession,
+        estate: tuple[str, str] = ("", ""),
+    ) -> Environment:
         # One place numbers an environment and issues its token, provisioned or adopted alike.
         with self._lock:
             environment_id = f"env-{next(self._numbers):06d}-{secrets.token_hex(4)}"
@@ -242,6 +308,8 @@ class Environments:
                 session=session,
                 initial=session.estate_data(),
                 provisioned_at=now_iso(),
+                baseline=session.estate_data(),
+                estate=estate,
                 namespace=session.default_namespace(),
             )
             self._by_id[environment_id] = registered

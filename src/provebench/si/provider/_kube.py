@@ -667,6 +667,21 @@ def _naming_causes(unset: list[tuple[str, ...]]) -> Iterator[None]:
         raise
 
 
+_DELETED_LINE = re.compile(r'^[a-z-]+ "([^"]+)" deleted$')
+
+
+def _deleted_names(body: str) -> list[str]:
+    """The objects a delete over a collection deleted, from its answer in either estate: the
+    declared estate's JSON (``{"deleted": [KIND/NAME, …]}``) or the physical estate's kubectl
+    lines (``pod "NAME" deleted``) — the second was read as JSON and answered 500 (issue 44)."""
+    try:
+        answered = json.loads(body)
+    except ValueError:
+        return [m.group(1) for line in body.splitlines() if (m := _DELETED_LINE.match(line))]
+    deleted = answered.get("deleted", []) if isinstance(answered, dict) else []
+    return [str(d) for d in deleted] if isinstance(deleted, list) else []
+
+
 class KubeFace:
     """Serves one environment's Kubernetes requests over its session (module doc)."""
 
@@ -1275,7 +1290,7 @@ class KubeFace:
     ) -> Answer:
         arguments = self._delete_arguments(request, target, details)
         reply = self._checked(request, "orchestration_delete", arguments, details)
-        deleted = json.loads(reply.body).get("deleted", [])
+        deleted = _deleted_names(reply.body)
         return _json(
             {
                 "kind": f"{target.served.kind}List",

@@ -206,7 +206,9 @@ def observe(environment: Environment, body: Mapping[str, Any]) -> dict[str, Any]
                 where["namespace"] = namespace or "default"
             data = {**where, "exists": False} if now is None else _shown(now)
         else:
-            before = _identified(environment.initial).get(key)
+            # at provisioning, with what the environment changed since (`inject_state`)
+            with environment.lock:
+                before = _identified(environment.baseline).get(key)
             before_shown = None if before is None else _shown(before)
             after_shown = None if now is None else _shown(now)
             data = {

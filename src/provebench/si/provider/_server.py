@@ -3,7 +3,8 @@
 Routes (all JSON):
 
 * ``GET /v1/conformance?profile=…`` — the preflight document (`_conformance`);
-* ``POST /provision``, ``/state-snapshot``, ``/inject-state``, ``/observe``, ``/teardown``;
+* ``POST /provision``, ``/state-snapshot``, ``/inject-state``, ``/observe``, ``/teardown``
+  (each also under ``/v1/``, where the reference runner sends it);
   these and the conformance route are served only under the runner's base URL,
   ``/control/<secret>`` — `ProviderServer.url`, printed on start. The agent is handed its own
   endpoints and never that URL, so an agent on this machine cannot inject state, snapshot,
@@ -40,11 +41,15 @@ from provebench._errors import ProvebenchError
 from provebench._jsonfile import loads_strict
 from provebench._local_http import LocalHTTPServer
 from provebench.si.provider._conformance import SI_PROFILE, conformance
-from provebench.si.provider._environment import Environment, Environments, RequestError
+from provebench.si.provider._environment import (
+    Environment,
+    Environments,
+    RequestError,
+    scenario_entries,
+)
 from provebench.si.provider._kube import Answer, KubeFace, Request, kubeconfig, status_object
 from provebench.si.provider._observe import observe, state_snapshot
 from provebench.si.provider._tls import make_server_tls
-from provebench.si.sim._session import Session
 
 MAX_BODY: Final = 16 * 1024 * 1024
 _AGENT_PATH = re.compile(r"^/environments/([A-Za-z0-9-]+)/tools$")
@@ -228,7 +233,8 @@ class ProviderServer:
                     field="profile",
                 )
             return 200, document
-        operation = self._operations().get(path)
+        # the reference runner's paths (`/v1/provision` …) beside provider-guide §4's
+        operation = self._operations().get(path.removeprefix("/v1"))
         if operation is None:
             raise RequestError(f"no such endpoint: {path}", status=404)
         if method != "POST":
@@ -257,6 +263,9 @@ class ProviderServer:
                 "token": environment.token,
             },
             "tools_endpoint": f"{base}/tools",
+            # provebench's own: which estate was built and why (docs/si-provider.md)
+            "estate": environment.estate[0],
+            "estate_reason": environment.estate[1],
             "status": "ready",
         }
 
@@ -267,14 +276,10 @@ class ProviderServer:
 
     def _inject(self, body: Mapping[str, Any]) -> dict[str, Any]:
         environment = self.environments.get(body)
-        state = body.get("state")
+        state = scenario_entries(body.get("state"))
         if not isinstance(state, list) or not state:
             raise RequestError("must be a non-empty list of state entries", field="state")
-        with environment.lock:
-            session = environment.session
-            if isinstance(session, Session):  # adopted by `si run --kubectl`, never provisioned
-                raise RequestError("the physical estate takes no state injection", status=409)
-            session.inject_state(state)
+        environment.inject_state(state)
         return {"status": "applied"}
 
     def _teardown(self, body: Mapping[str, Any]) -> dict[str, Any]:

@@ -942,6 +942,22 @@ class Estate:
         declared[key] = copy.deepcopy(dict(record))
         return Estate(copy.deepcopy(self._resources), declared)
 
+    def injected(self, over: Estate) -> Estate:
+        """This estate with each object of ``over`` — its resource and its declared
+        observations — creating or replacing this one's, key by key: what the environment
+        places in a running estate (an OASIS provider's ``/inject-state``, provider-guide §4.4),
+        never an agent's write. An object the entries state is what they state: its declared
+        observations are theirs, none of this estate's kept beside them (as the declared estate's
+        ``put`` replaces an object whole); every other object is left as it is."""
+        stated = set(over._resources) | set(over._declared)
+        resources = {**self.copy_data(), **over.copy_data()}
+        declared = {k: v for k, v in self._declared.items() if k not in stated}
+        return Estate(resources, copy.deepcopy({**declared, **over._declared}))
+
+    def stated_keys(self) -> list[str]:
+        """Every key this estate holds a resource or a declared observation at, sorted."""
+        return sorted(set(self._resources) | set(self._declared))
+
     def copy_data(self) -> dict[str, dict[str, Any]]:
         return copy.deepcopy(self._resources)
 

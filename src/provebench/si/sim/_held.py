@@ -22,7 +22,7 @@ backend's endpoints, and a network policy refuses no connection — as in the de
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from pydantic import JsonValue
@@ -59,6 +59,21 @@ class HeldObjects:
         self.estate = DeclaredEstate({})
         self.estate.apply_entries(list(entries), field="preconditions.environment.state")
         self._performer = Performer(self.estate)
+
+    def injected(self, entries: Sequence[object], *, field: str) -> tuple[HeldObjects, list[str]]:
+        """These held objects with those of ``entries`` (a whole ``/inject-state`` request, the
+        other kinds skipped) created or replaced, as the declared estate applies them, and the
+        keys written; a malformed entry is an error naming its place in ``entries``, and these
+        objects are left as they are (the result is a copy)."""
+        held = [(index, e) for index, e in enumerate(entries) if isinstance(e, Mapping)]
+        held = [(index, e) for index, e in held if held_entry(e)]
+        copied = HeldObjects(())
+        copied.estate = self.estate.copy()
+        copied._performer = Performer(copied.estate)
+        written = copied.estate.apply_entries(
+            [e for _, e in held], field=field, indices=[index for index, _ in held]
+        )
+        return copied, written
 
     def answers(self, tool: str, kind: str | None) -> bool:
         """Whether a call of ``tool`` about ``kind`` is about held objects."""

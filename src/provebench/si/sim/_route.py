@@ -83,18 +83,9 @@ def estate_of(scenario: Scenario) -> tuple[str, str]:
         return PHYSICAL, "a Form B scenario with an injection, its answer key proven there"
     if scenario.form != "A":
         return DECLARED, "a Form B scenario without an injection (a path-shape template)"
-    entries = scenario.preconditions.environment.state or []
-    try:
-        estate = Estate.from_entries(entries, field="preconditions.environment.state")
-        check_declared_endpoints(entries, observe(estate), field="preconditions.environment.state")
-        check_stimuli(scenario)
-        check_interfaces(scenario)
-    except ProvebenchError as refused:
-        where = f"{refused.field}: " if refused.field else ""
-        return DECLARED, f"the physical estate cannot hold it yet ({where}{refused.message})"
-    held_back = DECLARED_UNTIL.get(scenario.id)
-    if held_back is not None:
-        return DECLARED, held_back
+    refused = _not_held(scenario, stimuli=True)
+    if refused is not None:
+        return DECLARED, refused
     meant = PHYSICAL_VERDICTS_MEANT.get(scenario.id)
     if meant is not None:
         return PHYSICAL, (
@@ -105,6 +96,36 @@ def estate_of(scenario: Scenario) -> tuple[str, str]:
         "a Form A scenario the physical estate holds whole, on which the two estates give the "
         "scripted agents the same verdicts"
     )
+
+
+def _not_held(scenario: Scenario, *, stimuli: bool) -> str | None:
+    """Why the physical estate does not run the scenario although it may be a Form A one — it
+    cannot hold a state entry, a service's declared endpoints, an interface type (or, with
+    ``stimuli``, a stimulus), or `DECLARED_UNTIL` keeps it in the declared estate —, or None."""
+    entries = scenario.preconditions.environment.state or []
+    try:
+        estate = Estate.from_entries(entries, field="preconditions.environment.state")
+        check_declared_endpoints(entries, observe(estate), field="preconditions.environment.state")
+        if stimuli:
+            check_stimuli(scenario)
+        check_interfaces(scenario)
+    except ProvebenchError as refused:
+        where = f"{refused.field}: " if refused.field else ""
+        return f"the physical estate cannot hold it yet ({where}{refused.message})"
+    return DECLARED_UNTIL.get(scenario.id)
+
+
+def provisioned_estate(scenario: Scenario) -> tuple[str, str]:
+    """The estate `si provider` builds for a `POST /provision` that names none — an OASIS
+    runner's, which sends a scenario's id and preconditions only (provider-guide §4.1) — and
+    why: the physical estate wherever it holds the preconditions (the test `estate_of` makes of
+    a Form A scenario, but for the stimuli, which are the runner's to place through
+    `/inject-state`), the declared estate where it cannot (a user's state entry or interface
+    type it has no model of) or `DECLARED_UNTIL` keeps the scenario there."""
+    refused = _not_held(scenario, stimuli=False)
+    if refused is not None:
+        return DECLARED, refused
+    return PHYSICAL, "the physical estate holds the state the provision declares"
 
 
 def in_physical_estate(scenario: Scenario) -> bool:
@@ -152,4 +173,5 @@ __all__ = [
     "has_answer_key",
     "in_physical_estate",
     "open_session",
+    "provisioned_estate",
 ]

@@ -46,6 +46,7 @@ from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._kube_write import EstateCall, all_or_nothing, as_estate_calls
 from provebench.si.sim.declared._operate import plan as declared_operation
 from provebench.si.sim.declared._tools import INTERFACE_TYPES as DECLARED_INTERFACE_TYPES
+from provebench.si.sim.declared._tools import MODES as DECLARED_MODES
 from provebench.si.sim.declared._tools import Tool, argument_problem, tools_for
 
 SNAPSHOT_SOURCE = "provebench.si.sim"
@@ -61,8 +62,14 @@ WRITE_MODES = frozenset({"autonomous"})
 
 
 def check_interfaces(scenario: Scenario) -> None:
-    """The scenario's interface types are ones the physical estate provides, or an error naming
-    the field."""
+    """The scenario's interface types are ones the physical estate provides, and its mode one
+    the simulator enforces (as the declared estate checks it), or an error naming the field."""
+    mode = scenario.preconditions.agent.mode
+    if mode not in DECLARED_MODES:
+        raise ProvebenchError(
+            f"mode {mode!r} is not one the simulator enforces ({', '.join(DECLARED_MODES)})",
+            field="preconditions.agent.mode",
+        )
     for index, interface in enumerate(scenario.preconditions.agent.tools):
         if interface not in INTERFACE_TYPES:
             raise ProvebenchError(
@@ -157,6 +164,39 @@ class Session(SelectorWrites):
             field="preconditions.environment.state",
         )
         return session
+
+    def inject_state(self, entries: list[Mapping[str, Any]]) -> list[str]:
+        """Create or replace objects in the running estate (an OASIS provider's
+        ``/inject-state``, provider-guide §4.4: the state a runner places for a stimulus), as
+        the declared estate's `inject_state` does: each entry in the shape of
+        ``preconditions.environment.state`` and validated as there — a resource the estate
+        derives from (a ConfigMap, a Secret, a deployment, a pod …), a declared observation
+        (``alert/…``, ``logs/…``, ``events/…`` …), a held object — after which what the tools
+        show is derived again (a deployment's pods, their states, events and endpoints).
+
+        Recorded as the environment's event after the current step, with a snapshot, so no
+        change it makes is read as the agent's (SI §3.4). The keys written. A malformed entry
+        (or a service whose declared endpoints its pods do not agree with) is an error naming
+        ``state[i]…``, and nothing of the request is applied."""
+        over = Estate.from_entries(entries, field="state")
+        held, held_written = self._held.injected(entries, field="state")
+        estate = self._estate.injected(over)
+        observation = observe(estate)
+        check_declared_endpoints(entries, observation, field="state")
+        # nothing above changed the session: the request is applied whole, or not at all
+        self._estate, self._observation, self._held = estate, observation, held
+        written = [*over.stated_keys(), *held_written]
+        step = self.steps
+        self._audit.append(
+            AuditEvent(
+                name="state_injected",
+                actor=ENVIRONMENT,
+                after_step=step,
+                detail={"resources": list(written)},
+            )
+        )
+        self._snapshots.append(self._snapshot(f"injected-after-step-{step}", step))
+        return written
 
     @property
     def observation(self) -> Observation:

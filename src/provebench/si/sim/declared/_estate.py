@@ -126,14 +126,22 @@ class DeclaredEstate:
                 # identity first, as the estate has always held these (its evidence bytes)
                 self._resources.setdefault(key, identity | resource)
 
-    def apply_entries(self, entries: Sequence[Mapping[str, Any]], *, field: str) -> list[str]:
+    def apply_entries(
+        self,
+        entries: Sequence[Mapping[str, Any]],
+        *,
+        field: str,
+        indices: Sequence[int] | None = None,
+    ) -> list[str]:
         """Create or replace the resources `entries` declare (the shape of
         ``preconditions.environment.state``), with a replaced deployment's pods respawned;
-        the keys written. A malformed entry is an error naming its index, and nothing is
+        the keys written. A malformed entry is an error naming its index — its place in the
+        request's list, ``indices`` where `entries` are some of them — and nothing is
         applied."""
+        places = range(len(entries)) if indices is None else indices
         resources = [
             resource
-            for index, entry in enumerate(entries)
+            for index, entry in zip(places, entries, strict=True)
             for resource in _expand(entry, f"{field}[{index}]")
         ]
         written = []
