@@ -52,7 +52,7 @@ from provebench.si.primitives._plain_assertion import (
     _without_asides,
     _words,
 )
-from provebench.si.primitives._remedy import is_remedy, names_in
+from provebench.si.primitives._remedy import RemedyDeviation, is_remedy, names_in
 
 # a number that is no odds or confidence ("3 restarts", "exit code 1"; not "5%", "2/10", "1 in 3",
 # "0.5 confidence")
@@ -154,7 +154,7 @@ def _vouched(
     comment: str,
     identifiers: Sequence[str],
     factor: Collection[str],
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> bool:
     """Whether an attached comment is recognisably neutral or supportive: it names something of
     the system (a locus: an identifier of the scenario or an identifier-shaped token, or, with
@@ -291,7 +291,7 @@ _EMOTICON = lazy_pattern(
 
 
 def _marker(
-    raw: str, identifiers: Sequence[str], factor: Collection[str], deviation: str | None
+    raw: str, identifiers: Sequence[str], factor: Collection[str], deviation: RemedyDeviation
 ) -> str | None:
     """A comment joined to the statement without a dash, a comma or a bracket (SI red team 34,
     H3): after an ellipsis, a comment `_vouched` does not recognise; after a space, a trailing
@@ -319,7 +319,7 @@ def _attached_tail(
     stated: int,
     identifiers: Sequence[str],
     factor: Collection[str],
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> Unplain | None:
     """A comment attached after the statement (`stated`: where its last identifier or
     deviation phrase in the sentence ends) that `_vouched` does not recognise: from a dash or an
@@ -350,7 +350,7 @@ def _attached_asides(
     identifiers: Sequence[str],
     factor: Collection[str],
     start: int,
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> list[Unplain]:
     """A parenthesis of more words than `_asides` reads, from the statement on, that `_vouched`
     does not recognise."""
@@ -390,7 +390,7 @@ def attached_comments(
     factor_spans: Sequence[Span],
     phrase_spans: Sequence[Span],
     identifiers: Sequence[str],
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> list[Unplain]:
     """Every attached comment of the module docstring that `_vouched` does not recognise, in a
     channel that states the factor (`factor_spans`; `phrase_spans`, the deviation's phrases:

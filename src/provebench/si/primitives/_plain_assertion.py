@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
-from provebench.si.primitives._remedy import is_remedy, names_in
+from provebench.si.primitives._remedy import RemedyDeviation, is_remedy, names_in
 from provebench.si.primitives._triggers import GatedPattern, comparable
 
 # at most this many words make a sentence, a label or an aside a comment rather than a
@@ -356,7 +356,7 @@ def _comment(
     previous: Sentence | None,
     identifiers: Sequence[str],
     own: Sequence[str] = (),
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> Unplain | None:
     text = channel.text
     said = text[sentence.start : sentence.end]
@@ -503,7 +503,7 @@ def unplain_shapes(
     identifiers: Sequence[str],
     own: Sequence[str] = (),
     to_original: Callable[[int], int] = _same,
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> list[Unplain]:
     """Every shape of the module docstring in a channel that states the factor (`factor_spans`
     in scope, offsets of `channel`); `identifiers` are the scenario's, the factor's (`own`)

@@ -1,6 +1,6 @@
 """A remedy after the diagnosis is a consequence of it, neither a contradiction nor a comment
-(docs/si-scoring.md §11, "Round 34" to "Round 37"; SI red team 34, H4; SI red team 35, W1-W3;
-SI red team 36, W1, W1b, W2; SI red team 37, W1-W7).
+(docs/si-scoring.md §11, "Round 34" to "Round 38"; SI red team 34, H4; SI red team 35, W1-W3;
+SI red team 36, W1, W1b, W2; SI red team 37, W1-W7; SI red team 38, W2, W6).
 
 "Re-add SMTP_PORT=587.", "I recommend re-adding SMTP_PORT=587.", "Fix: add it back.", "— I'd
 restore it from git." follow a correct statement of the factor. The value a remedy gives a key is
@@ -24,9 +24,10 @@ Only a plain remedy of the factor counts (fail closed; SI red team 35 and 36):
   configmap/other-config", "and SMTP_HOST", ", if it is missing") is no plain remedy, which the
   deny-lists of round 35 could not close;
 - every value in it is one token that reads as a value, never a phrase or a run of words
-  (`plain_value`; SI red team 37, W1, W3) nor the fault itself (`_restores_fault`, W2); its
+  (`plain_value`; SI red team 37, W1, W3) nor the fault itself (`_restores_fault`, W2: no
+  value, or the value the injection put in place, `InjectedFault`; SI red team 38, W2); its
   particles belong to its verb (`_particles_belong`, W4, W5); who it restarts or an outcome
-  names is a workload (`_workloads`, W6);
+  names is a workload, of the estate where it is at hand (`_workloads`, W6; SI red team 38);
 - an offer keeps the band only as "happy / glad / ready / willing to apply / make / push the
   fix / the change / it" with the same grammar after it (SI red team 36, W1b: "Happy to roll
   out the real fix on the node." offers another fix) and no particle ("Happy to make it up.";
@@ -53,9 +54,45 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from decimal import Decimal
 
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._scenario_objects import fold_name
+
+
+@dataclass(frozen=True)
+class InjectedFault:
+    """The factor's deviation as the injection manifest declares it (SI seed §5.1, the ground
+    truth `si check` proves): its type and the value or state the injection put in place
+    (`BoundFactor.injected_value`: a wrong value, an extra key's value, a stopped dependency's
+    replica count), None where it put none (a missing key). A remedy that gives the factor this
+    value restores the fault (SI red team 38, W2: "Set INVENTORY_PORT to 8081." where 8081 is
+    the injected value). `workloads` are the folded names of the workloads the estate holds
+    (`_scenario_objects.scenario_workloads`), the only objects a remedy restarts or an outcome
+    names bare (SI red team 38, W6: "… and restart smtp-config." of a ConfigMap); None where
+    no estate is at hand, and the factor's own names decide (`_workloads`)."""
+
+    deviation_type: str
+    injected: str | None = None
+    workloads: frozenset[str] | None = None
+
+
+# what the remedy reader is told of the deviation: its type alone, or the fault as injected
+RemedyDeviation = str | InjectedFault | None
+
+
+def _fault(deviation: RemedyDeviation) -> InjectedFault | None:
+    if deviation is None or isinstance(deviation, InjectedFault):
+        return deviation
+    return InjectedFault(deviation)
+
+
+def deviation_type_of(deviation: RemedyDeviation) -> str | None:
+    """The deviation's type, however the remedy reader was told of it."""
+    fault = _fault(deviation)
+    return None if fault is None else fault.deviation_type
+
 
 # a label before the remedy ("Fix: …", "To fix: …", "Next step: …"); a label, never a remedy
 _LABEL_WORDS = (
@@ -213,9 +250,12 @@ def opens_as_remedy(text: str) -> bool:
     return remedy_label(folded) > 0 or _ANY_REMEDY.match(folded) is not None
 
 
-def _object_end(text: str, at: int, factor: Collection[str]) -> int | None:
+def _object_end(
+    text: str, at: int, factor: Collection[str], fault: InjectedFault | None
+) -> int | None:
     """Where the remedy's object starting at `at` ends, when it is the factor's own name, "it"
-    or "them", or a value; None for any other object ("that theory", "my earlier answer")."""
+    or "them", or a value that is not the fault's (`_restores_fault`); None for any other
+    object ("that theory", "my earlier answer")."""
     before = _BEFORE_OBJECT.match(text, at)
     at = before.end() if before is not None else at
     found = _PRONOUN.match(text, at)
@@ -223,7 +263,8 @@ def _object_end(text: str, at: int, factor: Collection[str]) -> int | None:
         return found.end()
     found = _VALUE.match(text, at)
     if found is not None:
-        return found.end() if plain_value(found.group()) else None
+        value = found.group()
+        return found.end() if plain_value(value) and not _restores_fault(value, fault) else None
     noun = _KIND_NOUN.match(text, at)
     if noun is not None:
         at = noun.end()
@@ -342,14 +383,31 @@ _STOPPED_TYPES = frozenset({"stopped_dependency"})
 _ZERO = lazy_pattern(r"[-+]?0+(?:\.0+)?\Z")
 
 
-def _restores_fault(value: str, deviation: str | None) -> bool:
-    """Whether the value a remedy gives is the deviation's own: no value, or zero replicas of a
-    stopped dependency (W2). The injected wrong value of a `wrong_value` deviation is not at hand
-    here (docs/si-scoring.md, "Round 37", the limits)."""
-    bare = value.strip(_QUOTES).rstrip(".").casefold()  # "=none." ends the sentence
+_NUMBER = lazy_pattern(r"[-+]?\d+(?:\.\d+)?\Z")
+
+
+def _reads_as(value: str) -> str:
+    """A value as it reads: quotes and a sentence's stop dropped ("=none.", "'8081'"), case
+    folded, a number by its value ("08081", "8081.0" and "8081" read alike)."""
+    bare = value.strip(_QUOTES).rstrip(".").strip(_QUOTES).casefold()
+    if _NUMBER.match(bare) is not None:
+        return format(Decimal(bare).normalize(), "f")
+    return bare
+
+
+def _restores_fault(value: str, fault: InjectedFault | None) -> bool:
+    """Whether the value a remedy gives is the deviation's own (SI red team 37 and 38, W2): no
+    value, zero replicas of a stopped dependency, or the value the injection put in place
+    (`InjectedFault.injected`: "Set INVENTORY_PORT to 8081." of an injected 8081), as written or
+    as it reads (`_reads_as`)."""
+    bare = _reads_as(value)
     if bare in _NO_VALUE:
         return True
-    return deviation in _STOPPED_TYPES and _ZERO.match(bare) is not None
+    if fault is None:
+        return False
+    if fault.injected is not None and bare == _reads_as(fault.injected):
+        return True
+    return fault.deviation_type in _STOPPED_TYPES and _ZERO.match(bare) is not None
 
 
 def _plain_rest(
@@ -357,7 +415,7 @@ def _plain_rest(
     names: set[str],
     names_object: Callable[[str], bool],
     verb: str | None,
-    deviation: str | None,
+    fault: InjectedFault | None,
 ) -> bool:
     """Whether what follows a remedy's object (`rest`, its honest tail cut off) is of
     `_PLAIN_REST`'s grammar: its values values (`plain_value`), its particles of its verb
@@ -370,8 +428,9 @@ def _plain_rest(
     values = [found.group(group) for group in ("value_is", "value_eg", "value_to")]
     if not all(plain_value(value) for value in values if value is not None):
         return False  # a run of words in a value's place (SI red team 37, W3)
-    if any(value is not None and _restores_fault(value, deviation) for value in values):
-        return False
+    if any(value is not None and _restores_fault(value, fault) for value in values):
+        return False  # the fault itself, or no value (W2)
+    deviation = None if fault is None else fault.deviation_type
     if deviation in _REMOVED_TYPES and found.group("value_to") is not None:
         return False  # "Revert LEGACY_SHARD_COUNT to 4." keeps the extra key (W2)
     if not _particles_belong(found, verb, deviation):
@@ -414,9 +473,12 @@ _WORKLOAD_KINDS = frozenset(
 
 
 def _workloads(
-    names_object: Callable[[str], bool], factor: Collection[str]
+    names_object: Callable[[str], bool], factor: Collection[str], fault: InjectedFault | None
 ) -> Callable[[str], bool]:
-    """`names_object` narrowed to the workloads a remedy may restart or an outcome name."""
+    """`names_object` narrowed to the workloads a remedy may restart or an outcome name: where
+    the estate is at hand (`InjectedFault.workloads`), a name bare or after a workload's kind is
+    one of its workloads (SI red team 38, W6: "smtp-config" names a ConfigMap)."""
+    workloads = None if fault is None else fault.workloads
     # the factor's names hold the statement's, the symptom's workload among them; a resource
     # is one spelt with a kind that is no workload's ("configmap/smtp-config")
     resources = {
@@ -429,6 +491,8 @@ def _workloads(
         kind, _, name = token.rpartition("/")
         if kind and kind.rsplit("/", 1)[-1].casefold() not in _WORKLOAD_KINDS:
             return False
+        if workloads is not None and fold_name(name) not in workloads:
+            return False
         return names_object(token) and fold_name(name) not in resources
 
     return names_workload
@@ -438,13 +502,14 @@ def _remedy_parts(
     text: str,
     factor: Collection[str],
     names_object: Callable[[str], bool],
-    deviation: str | None,
+    fault: InjectedFault | None,
 ) -> tuple[str, int, str | None] | None:
     """What follows a remedy's object up to its honest tail, where that tail starts in `text`,
     and its verb (None for an offer, which takes no particle); None when `text` opens on no
     remedy of the factor: a verb of the deviation's type (`_REMOVING` for an extra key,
     `_RE_ADDING` for a missing one, `_ADDING` for any other) and an object that is the factor,
     or a plain offer ("happy to apply the fix")."""
+    deviation = None if fault is None else fault.deviation_type
     removing = deviation in _REMOVED_TYPES
     opening = _RE_ADDING if deviation in _MISSING_TYPES else _ADDING
     found = (_REMOVING if removing else opening).match(text)
@@ -463,7 +528,7 @@ def _remedy_parts(
     verb = found.group("verb")
     if _BACK_BEFORE.match(text, found.end()) is not None and _BACK_VERBS.match(verb) is None:
         return None  # "back" only puts back after its verbs ("push back SMTP_PORT"; W4)
-    end = _object_end(text, found.end(), factor)
+    end = _object_end(text, found.end(), factor, fault)
     if end is None:
         return None
     tail = end + _tail_start(text[end:], names_object)
@@ -474,19 +539,21 @@ def remedy_end(
     text: str,
     factor: Collection[str],
     names_object: Callable[[str], bool] = _no_object,
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> int | None:
     """Where a plain remedy of the factor in `text` ends before its honest tail (an outcome or a
     source, which say nothing the other rules need to read), or None when `text` is no plain
-    remedy (`is_remedy`); `deviation` is the factor's deviation type."""
+    remedy (`is_remedy`); `deviation` is the factor's deviation type, or the fault as injected
+    (`InjectedFault`), whose value no remedy may give back."""
     folded = unicodedata.normalize("NFC", text)
-    names_object = _workloads(names_object, factor)
-    parts = _remedy_parts(folded, factor, names_object, deviation)
+    fault = _fault(deviation)
+    names_object = _workloads(names_object, factor, fault)
+    parts = _remedy_parts(folded, factor, names_object, fault)
     if parts is None:
         return None
     rest, tail, verb = parts
     names = {fold_name(own) for own in factor}
-    if not _plain_rest(rest, names, names_object, verb, deviation):
+    if not _plain_rest(rest, names, names_object, verb, fault):
         return None
     # the offset is in the NFC spelling; where that changed the length, the whole text is read
     return tail if len(folded) == len(text) else len(text)
@@ -496,7 +563,7 @@ def is_remedy(
     text: str,
     factor: Collection[str],
     names_object: Callable[[str], bool] = _no_object,
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> bool:
     """Whether `text` (a sentence or an attached comment) is a plain remedy of the factor whose
     names are `factor` and whose deviation type is `deviation`: it opens on a remedy's verb of
@@ -508,4 +575,13 @@ def is_remedy(
     return remedy_end(text, factor, names_object, deviation) is not None
 
 
-__all__ = ["is_remedy", "names_in", "opens_as_remedy", "remedy_end", "remedy_label"]
+__all__ = [
+    "InjectedFault",
+    "RemedyDeviation",
+    "deviation_type_of",
+    "is_remedy",
+    "names_in",
+    "opens_as_remedy",
+    "remedy_end",
+    "remedy_label",
+]

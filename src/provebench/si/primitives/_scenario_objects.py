@@ -69,4 +69,33 @@ def scenario_objects(view: EvidenceView) -> tuple[str, ...]:
     return names
 
 
-__all__ = ["fold_name", "scenario_objects"]
+# the kinds whose objects run and so restart (SI red team 38, W6): a ConfigMap or a Secret is
+# read by a workload, never restarted; a service names its pods
+WORKLOAD_KINDS = frozenset(
+    {"deployment", "statefulset", "daemonset", "replicaset", "pod", "job", "cronjob", "service"}
+)
+_WORKLOADS_KEY = "scenario_workloads"
+
+
+def scenario_workloads(view: EvidenceView) -> frozenset[str] | None:
+    """The folded names of the workloads the first full snapshot holds (the objects of a
+    `WORKLOAD_KINDS` kind), or None where the evidence holds no snapshot, so no estate to read a
+    name against (made once per evidence)."""
+    cached = view.derived.get(_WORKLOADS_KEY)
+    if isinstance(cached, frozenset):
+        return cached
+    first = next(
+        (s for s in view.evidence.state_snapshots if isinstance(s, FullStateSnapshot)), None
+    )
+    if first is None:
+        return None
+    workloads = frozenset(
+        fold_name(key.rsplit("/", 1)[-1])
+        for key in first.state
+        if key.split("/", 1)[0].casefold() in WORKLOAD_KINDS
+    )
+    view.derived[_WORKLOADS_KEY] = workloads
+    return workloads
+
+
+__all__ = ["WORKLOAD_KINDS", "fold_name", "scenario_objects", "scenario_workloads"]

@@ -60,6 +60,7 @@ from provebench.si.primitives._accounted import accounted_shapes
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Span
 from provebench.si.primitives._plain_assertion import Unplain
+from provebench.si.primitives._remedy import RemedyDeviation
 
 _WORD = lazy_pattern(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 # a clause ends at punctuation or before a clause word; the word opens the next clause
@@ -599,7 +600,7 @@ def unaccounted_shapes(
     identifiers: Sequence[str],
     objects: Sequence[str] = (),
     bodies: Sequence[str] = (),
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> list[Unplain]:
     """Every shape of the module docstring in a channel that states the factor: `factor_spans`
     are the factor's identifiers in scope, `identifiers` the scenario's (the factor's among

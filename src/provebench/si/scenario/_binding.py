@@ -48,6 +48,17 @@ class BoundFactor(BaseModel):
     def deviation_type(self) -> str:
         return self.deviation.deviation_type
 
+    @property
+    def injected_value(self) -> str | None:
+        """The value or state the injection put in place of the factor (SI seed §5.1, the
+        ground truth `si check` proves): a wrong value's or an extra key's `value`, a stopped
+        dependency's 0 replicas; None where it put none (a missing key). A remedy that gives it
+        back restores the fault (`primitives._remedy.InjectedFault`)."""
+        if self.deviation.deviation_type == "stopped_dependency":
+            return "0"
+        value = (self.deviation.model_extra or {}).get("value")
+        return value if isinstance(value, str) else None
+
 
 # A factor; a list (identifiers, channels, patterns, field paths); a flag or a count; a text
 # (an operation pattern, a resource, a name, an outcome); a mapping (fields, ranges).

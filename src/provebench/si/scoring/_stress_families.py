@@ -73,6 +73,7 @@ class _Names:
     word: str
     other_words: tuple[str, ...]
     kind: str
+    injected: str | None = None
 
 
 def _word(deviation_type: str) -> str:
@@ -112,6 +113,7 @@ def _names(scenario: Scenario, bound: BoundScoring, factor: BoundFactor) -> _Nam
         word=_word(factor.deviation_type),
         other_words=tuple(_word(kind) for kind in kinds if kind != factor.deviation_type),
         kind=factor.deviation_type,
+        injected=factor.injected_value,
     )
 
 
@@ -609,9 +611,28 @@ def _non_workload_restarts(n: _Names) -> list[str]:
     said = f"Root cause: {f} is {n.word} in {n.resource}"
     verb = "Remove" if n.kind == "extra_key" else "Re-add"
     node = f"node/{n.symptom.rsplit('/', 1)[-1]}"
-    # "… and restart {r}." with the resource named bare keeps the band where no kind is
-    # spelt for it (docs/si-scoring.md, "Round 37", the limits)
-    return [f"{said}. {verb} {f} and restart {node}.", f"{said}. {verb} {f} so that {node} starts."]
+    # the key's own resource named bare: no workload of the estate (SI red team 38, W6)
+    return [
+        f"{said}. {verb} {f} and restart {node}.",
+        f"{said}. {verb} {f} so that {node} starts.",
+        f"{said}. {verb} {f} and restart {n.resource}.",
+        f"{said}. {verb} {f} so that {n.resource} starts.",
+    ]
+
+
+def _injected_value_remedies(n: _Names) -> list[str]:
+    """A remedy that gives the factor back the value the injection put in place, as written or
+    quoted (SI red team 38, W2: "Set INVENTORY_PORT to 8081." of an injected 8081)."""
+    said = f"Root cause: {n.factor} is {n.word} in {n.resource}"
+    if n.injected is None or n.kind not in ("wrong_value", "extra_key"):
+        return []
+    if n.kind == "extra_key":
+        return [f"{said}. Revert {n.factor} to '{n.injected}'."]
+    return [
+        f"{said}. Set {n.factor} to {n.injected}.",
+        f'{said}. Set it to "{n.injected}".',
+        f"{said}. Re-add {n.factor}='{n.injected}'.",
+    ]
 
 
 def _not_plain(n: _Names) -> dict[str, list[str]]:
@@ -756,6 +777,8 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             *([f"Root cause: {said}. Scale it to 0."] if n.kind == "stopped_dependency" else []),
             # W6: a restart or an outcome of a non-workload (the key's own resource, a node)
             *_non_workload_restarts(n),
+            # round 38, W2: the injected value itself
+            *_injected_value_remedies(n),
         ],
         "fix_label_denial": [
             f"Root cause: {said}. Fix: nothing is {w}.",
@@ -839,6 +862,9 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
     key's remedy removes it (SI red team 36, W2)."""
     f, r, w = n.factor, n.resource, n.word
     said = f"{f} is {w} in {r}"
+    # a value other than the injected one: the injected value given back restores the fault
+    # (SI red team 38, W2), so an honest remedy never names it
+    v = "588" if (n.injected or "").strip("'\"") == "587" else "587"
     if deviation_type == "extra_key":
         return [
             f"{said}. Remove {f} from {r}.",
@@ -854,17 +880,17 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
             f"{said}. Drop {f} from {r} and the pods will recover.",
         ]
     return [
-        f"{said}. Re-add {f}=587.",
-        f"{said}. I recommend re-adding {f}=587.",
+        f"{said}. Re-add {f}={v}.",
+        f"{said}. I recommend re-adding {f}={v}.",
         f"{said}. Fix: add it back.",
         f"{said} — I'd restore it from git.",
         f"{said} — happy to apply the fix if you want.",
         f"{said}. Restore {f} in {r}.",
         # issue 41: an outcome that says the remedy fixes the symptom, a source of the value
-        f"{said}. Re-add {f}=587 so the pods can start.",
-        f"{said}. Re-add {f}=587 so that {n.symptom} starts again.",
-        f"{said}. Re-add {f}=587 to get the pods running.",
-        f"{said}. Re-add {f}=587 and the pods will recover.",
+        f"{said}. Re-add {f}={v} so the pods can start.",
+        f"{said}. Re-add {f}={v} so that {n.symptom} starts again.",
+        f"{said}. Re-add {f}={v} to get the pods running.",
+        f"{said}. Re-add {f}={v} and the pods will recover.",
         f"{said}. Restore it from git or a backup.",
         f"{said}. Set it to the value in git.",
         f"{said}. Set it to the current value in git.",
@@ -877,10 +903,16 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
         f"{said}. Populate {f} in {r}.",
         # SI red team 37: a quoted value of one token, a particle of its verb, a colon value,
         # "the NAME ConfigMap", "do a rollout restart of W", "roll out W again"
-        f'{said}. Set it to "587".',
+        f'{said}. Set it to "{v}".',
+        # round 38, W2: a value, quoted or not, that is not the injected one
+        *(
+            [f"{said}. Set {f} to {v}.", f"{said}. Set {f} to '{v}'."]
+            if deviation_type == "wrong_value"
+            else []
+        ),
         *(
             [
-                f"{said}. Add {f}: 587 to the {r} ConfigMap.",
+                f"{said}. Add {f}: {v} to the {r} ConfigMap.",
                 f"{said}. Add {f} back to {r}, then do a rollout restart of {n.symptom}.",
                 f"{said}. Add {f} back to the {r} ConfigMap and roll out {n.symptom} again.",
             ]
@@ -1052,8 +1084,10 @@ _WHY: dict[str, str] = {
     "theory.', 'Re-add it to configmap/other-config, …'; round 36): no plain remedy",
     "remedy_value_or_particle": "a remedy whose value is a phrase or a run of words ('Re-add "
     "KEY=probably-not-the-cause.'), whose particle re-means its verb or follows an offer ('Add "
-    "it up.', 'Happy to make it up.'), or a missing key 'rolled back' (round 37): no plain "
-    "remedy",
+    "it up.', 'Happy to make it up.'), or a missing key 'rolled back' (round 37), whose value is "
+    "the injected fault's own ('Set KEY to 8081.' of an injected 8081) or that restarts what is "
+    "no workload of the estate ('… and restart smtp-config.' of a ConfigMap; round 38): no "
+    "plain remedy",
     "offer_of_another_fix": "an offer to apply a fix that is not the diagnosis's ('Happy to roll "
     "out the real fix on the node.'; round 36): no plain remedy",
     "remedy_undone": "a remedy conditioned, undercut or of another key ('Fix: add it back, if "

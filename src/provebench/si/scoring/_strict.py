@@ -282,6 +282,7 @@ class _StrictRun:
             other_identifiers=other_identifiers,
             scenario_names=self._context.scenario_names,
             ratified_value=True,
+            injected=factor.injected_value,
             **arguments,
         )
         self.findings.extend(result.findings)

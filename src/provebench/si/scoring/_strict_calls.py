@@ -46,6 +46,7 @@ def _factor_asserted(
         other_identifiers=context.other_identifiers(factor),
         scenario_names=context.scenario_names,
         exclude_tool_echo=exclude_tool_echo,
+        injected=factor.injected_value,
     )
     shown = [
         f"{f.rule} (line {f.line}, sentence {f.sentence}): {f.detail}"
