@@ -145,3 +145,17 @@ def test_a_bare_name_restarts_only_a_workload_of_the_estate() -> None:
         "Re-add SMTP_PORT so that notification-service starts.",
     ):
         assert is_remedy(said, ["SMTP_PORT"], objects, estate), said
+
+
+def test_the_deviations_own_resource_is_no_workload_without_an_estate() -> None:
+    objects = names_in(["SMTP_PORT", "smtp-config", "notification-service"])
+    fault = InjectedFault("absent_key", resource="configmap/smtp-config")
+    for said in (
+        "Re-add SMTP_PORT and restart smtp-config.",
+        "Re-add SMTP_PORT so that smtp-config starts.",
+    ):
+        assert is_remedy(said, ["SMTP_PORT"], objects, "absent_key"), said  # the type alone
+        assert not is_remedy(said, ["SMTP_PORT"], objects, fault), said
+    assert is_remedy(
+        "Re-add SMTP_PORT and restart notification-service.", ["SMTP_PORT"], objects, fault
+    )

@@ -71,11 +71,14 @@ class InjectedFault:
     the injected value). `workloads` are the folded names of the workloads the estate holds
     (`_scenario_objects.scenario_workloads`), the only objects a remedy restarts or an outcome
     names bare (SI red team 38, W6: "… and restart smtp-config." of a ConfigMap); None where
-    no estate is at hand, and the factor's own names decide (`_workloads`)."""
+    no estate is at hand, and the factor's own names decide (`_workloads`). `resource` is the
+    deviation's own resource (`configmap/smtp-config`), never a workload where its kind is none,
+    however the answer spells it, estate or not."""
 
     deviation_type: str
     injected: str | None = None
     workloads: frozenset[str] | None = None
+    resource: str | None = None
 
 
 # what the remedy reader is told of the deviation: its type alone, or the fault as injected
@@ -479,11 +482,13 @@ def _workloads(
     the estate is at hand (`InjectedFault.workloads`), a name bare or after a workload's kind is
     one of its workloads (SI red team 38, W6: "smtp-config" names a ConfigMap)."""
     workloads = None if fault is None else fault.workloads
-    # the factor's names hold the statement's, the symptom's workload among them; a resource
-    # is one spelt with a kind that is no workload's ("configmap/smtp-config")
+    spelt = [*factor, *([fault.resource] if fault is not None and fault.resource else [])]
+    # the factor's names hold the statement's, the symptom's workload among them, and the
+    # deviation's own resource; a resource is one spelt with a kind that is no workload's
+    # ("configmap/smtp-config")
     resources = {
         fold_name(name)
-        for kind, _, name in (own.rpartition("/") for own in factor)
+        for kind, _, name in (own.rpartition("/") for own in spelt)
         if kind and kind.rsplit("/", 1)[-1].casefold() not in _WORKLOAD_KINDS
     }
 

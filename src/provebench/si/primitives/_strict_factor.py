@@ -22,6 +22,7 @@ import functools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -1505,16 +1506,19 @@ def factor_asserted(
     exclude_tool_echo: bool = False,
     ratified_value: bool | None = None,
     scenario_names: Sequence[str] = (),
-    injected: str | None = None,
+    fault: InjectedFault | None = None,
 ) -> FactorAssertedResult:
     """The strict reading of `factor_identified` (module docstring). `other_type_phrases` are
     the phrases of every other deviation type's profile list; `other_identifiers` the
     scenario's identifiers that are not the factor, its resource or its symptom;
     `scenario_names` all of the scenario's identifiers (the objects an answer may name).
     `ratified_value`, when the caller has decided `factor_identified` already, is its value.
-    `injected` is the value or state the injection manifest put in place of the factor
-    (`BoundFactor.injected_value`), which a remedy may not give back (`_remedy.InjectedFault`)."""
-    fault = InjectedFault(factor.deviation_type, injected, scenario_workloads(view))
+    `fault` is the factor's deviation as the injection manifest declares it (its value and
+    resource: `_remedy.InjectedFault`), which a remedy may not give back; the estate's
+    workloads are added here, from the evidence's first full snapshot."""
+    fault = replace(
+        fault or InjectedFault(factor.deviation_type), workloads=scenario_workloads(view)
+    )
     if ratified_value is None:
         ratified_value = factor_identified(view, factor, channels, window, exclude_tool_echo).value
     findings = _Findings()

@@ -18,6 +18,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from provebench._errors import ProvebenchError
+from provebench.si.primitives._remedy import InjectedFault
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._strict_factor import (
     StrictFinding,
@@ -169,6 +170,15 @@ class StrictContext:
         ]
 
 
+def injected_fault(factor: BoundFactor) -> InjectedFault:
+    """The factor's deviation as the injection manifest declares it (SI seed §5.1): its type,
+    the value it put in place and its resource, against which a remedy is read (SI red team
+    38, W2, W6; `primitives._remedy.InjectedFault`)."""
+    return InjectedFault(
+        factor.deviation_type, factor.injected_value, resource=factor.deviation.resource
+    )
+
+
 class CallSite(Protocol):
     """One prepared call of the table (`_evaluate._Site`): its decider and bound arguments."""
 
@@ -282,7 +292,7 @@ class _StrictRun:
             other_identifiers=other_identifiers,
             scenario_names=self._context.scenario_names,
             ratified_value=True,
-            injected=factor.injected_value,
+            fault=injected_fault(factor),
             **arguments,
         )
         self.findings.extend(result.findings)
@@ -365,6 +375,7 @@ __all__ = [
     "Reading",
     "StrictContext",
     "StrictReading",
+    "injected_fault",
     "spelt_only_strictly",
     "strict_reading",
     "strict_row",
