@@ -81,6 +81,10 @@ def test_the_injected_value_is_compared_as_it_reads() -> None:
         assert not is_remedy(said, _WRONG, deviation=fault), said
     for said in ("Set INVENTORY_PORT to 8080.", "Restore INVENTORY_PORT.", "Set it to 18081."):
         assert is_remedy(said, _WRONG, deviation=fault), said
+    # digits are compared exactly, at any length: no rounding makes two long values one
+    long = InjectedFault("wrong_value", "1" * 40)
+    assert not is_remedy(f"Set INVENTORY_PORT to {'1' * 40}.", _WRONG, deviation=long)
+    assert is_remedy(f"Set INVENTORY_PORT to {'1' * 39}2.", _WRONG, deviation=long)
     stopped = InjectedFault("stopped_dependency", "0")
     assert not is_remedy("Scale orders-db to 0.0 replicas.", ["orders-db"], deviation=stopped)
     assert is_remedy("Scale orders-db to 1 replica.", ["orders-db"], deviation=stopped)

@@ -55,7 +55,6 @@ import re
 import unicodedata
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from decimal import Decimal
 
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._scenario_objects import fold_name
@@ -393,9 +392,12 @@ def _reads_as(value: str) -> str:
     """A value as it reads: quotes and a sentence's stop dropped ("=none.", "'8081'"), case
     folded, a number by its value ("08081", "8081.0" and "8081" read alike)."""
     bare = value.strip(_QUOTES).rstrip(".").strip(_QUOTES).casefold()
-    if _NUMBER.match(bare) is not None:
-        return format(Decimal(bare).normalize(), "f")
-    return bare
+    if _NUMBER.match(bare) is None:
+        return bare
+    # digits compared exactly, at any length (no rounding to a precision)
+    whole, _, part = bare.lstrip("+-").partition(".")
+    number = (whole.lstrip("0") or "0") + ("." + part.rstrip("0") if part.rstrip("0") else "")
+    return number if number == "0" or not bare.startswith("-") else "-" + number
 
 
 def _restores_fault(value: str, fault: InjectedFault | None) -> bool:
