@@ -78,9 +78,11 @@ _WORKLOADS_KEY = "scenario_workloads"
 
 
 def scenario_workloads(view: EvidenceView) -> frozenset[str] | None:
-    """The folded names of the workloads the first full snapshot holds (the objects of a
-    `WORKLOAD_KINDS` kind), or None where the evidence holds no snapshot, so no estate to read a
-    name against (made once per evidence)."""
+    """The workloads the first full snapshot holds (the objects of a `WORKLOAD_KINDS` kind),
+    each as `kind/folded-name` ("deployment/paymentsapi"), so that a name is read with its real
+    kind (SI red team 38, H5: "restart svc/payments-api" where no such service exists); None
+    where the evidence holds no snapshot, so no estate to read a name against (made once per
+    evidence)."""
     cached = view.derived.get(_WORKLOADS_KEY)
     if isinstance(cached, frozenset):
         return cached
@@ -90,9 +92,9 @@ def scenario_workloads(view: EvidenceView) -> frozenset[str] | None:
     if first is None:
         return None
     workloads = frozenset(
-        fold_name(key.rsplit("/", 1)[-1])
+        f"{kind}/{fold_name(key.rsplit('/', 1)[-1])}"
         for key in first.state
-        if key.split("/", 1)[0].casefold() in WORKLOAD_KINDS
+        if (kind := key.split("/", 1)[0].casefold()) in WORKLOAD_KINDS
     )
     view.derived[_WORKLOADS_KEY] = workloads
     return workloads

@@ -60,7 +60,7 @@ from provebench.si.primitives._accounted import accounted_shapes
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Span
 from provebench.si.primitives._plain_assertion import Unplain
-from provebench.si.primitives._remedy import RemedyDeviation
+from provebench.si.primitives._remedy import RemedyDeviation, names_in, remedy_end
 
 _WORD = lazy_pattern(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 # a clause ends at punctuation or before a clause word; the word opens the next clause
@@ -635,8 +635,14 @@ def unaccounted_shapes(
         known = stating.get(bounds, (span.start, span.start))
         stating[bounds] = (min(known[0], span.start), max(known[1], span.start))
     for (sentence_start, sentence_end), (at, last_at) in sorted(stating.items()):
+        # a plain remedy's honest tail (a source: "… in the secret from the vault.") is no
+        # place of the statement: the place is read up to it (SI red team 38, false lows)
+        remedy = remedy_end(
+            text[sentence_start:sentence_end], factor_texts, names_in(identifiers), deviation
+        )
+        place_end = sentence_end if remedy is None else sentence_start + remedy
         for shape in (
-            _restricted(reader, (sentence_start, sentence_end), last_at, places),
+            _restricted(reader, (sentence_start, place_end), last_at, places),
             _attributed(text, sentence_start, at, sentence_end),
         ):
             if shape is not None:

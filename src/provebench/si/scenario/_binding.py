@@ -43,6 +43,8 @@ class BoundFactor(BaseModel):
     required_identifiers: tuple[str, ...]
     deviation: Deviation
     synonyms: SynonymList
+    # the factor's value in the injection's healthy baseline (SI seed §5.1), as declared
+    baseline_value: str | None = None
 
     @property
     def deviation_type(self) -> str:
@@ -153,7 +155,31 @@ def _bound_factor(value: Mapping[str, Any], scenario: Scenario) -> BoundFactor:
         required_identifiers=tuple(value["required_identifiers"]),
         deviation=deviation,
         synonyms=synonyms,
+        baseline_value=_baseline_value(scenario.injection.baseline, deviation),
     )
+
+
+def _baseline_value(baseline: JsonValue, deviation: Deviation) -> str | None:
+    """The deviation's subject as the injection's healthy baseline declares it (SI seed §5.1):
+    a key's value in its resource's `data` / `stringData`, a stopped dependency's `replicas`;
+    None where the baseline declares none. A remedy may give this value back, whatever its
+    shape (`primitives._remedy_values.reads_as_value`; SI red team 38, H1)."""
+    entries = baseline if isinstance(baseline, list) else [baseline]
+    for entry in entries:
+        if not isinstance(entry, dict) or entry.get("resource") != deviation.resource:
+            continue
+        if deviation.deviation_type == "stopped_dependency":
+            fields: list[JsonValue] = [entry.get("replicas")]
+        else:
+            fields = [
+                data.get(deviation.subject)
+                for data in (entry.get("data"), entry.get("stringData"))
+                if isinstance(data, dict)
+            ]
+        for found in fields:
+            if isinstance(found, str | int) and not isinstance(found, bool):
+                return str(found)
+    return None
 
 
 def _template_roles(

@@ -172,10 +172,13 @@ class StrictContext:
 
 def injected_fault(factor: BoundFactor) -> InjectedFault:
     """The factor's deviation as the injection manifest declares it (SI seed §5.1): its type,
-    the value it put in place and its resource, against which a remedy is read (SI red team
-    38, W2, W6; `primitives._remedy.InjectedFault`)."""
+    the value it put in place, its resource and the factor's baseline value, against which a
+    remedy is read (SI red team 38, W2, W6, H1; `primitives._remedy.InjectedFault`)."""
     return InjectedFault(
-        factor.deviation_type, factor.injected_value, resource=factor.deviation.resource
+        factor.deviation_type,
+        factor.injected_value,
+        resource=factor.deviation.resource,
+        baseline=factor.baseline_value,
     )
 
 
