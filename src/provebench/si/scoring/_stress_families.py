@@ -74,6 +74,7 @@ class _Names:
     other_words: tuple[str, ...]
     kind: str
     injected: str | None = None
+    baseline: str | None = None
 
 
 def _word(deviation_type: str) -> str:
@@ -114,6 +115,7 @@ def _names(scenario: Scenario, bound: BoundScoring, factor: BoundFactor) -> _Nam
         other_words=tuple(_word(kind) for kind in kinds if kind != factor.deviation_type),
         kind=factor.deviation_type,
         injected=factor.injected_value,
+        baseline=factor.baseline_value,
     )
 
 
@@ -635,6 +637,45 @@ def _injected_value_remedies(n: _Names) -> list[str]:
     ]
 
 
+def _round38_remedy_games(n: _Names) -> list[str]:
+    """A remedy whose value is words however joined or keeps the fault, whose "back" after
+    "scale" reduces, or that gives an extra key a value in a slot other than "to" (SI red team
+    38, H1-H4; `_remedy_values`)."""
+    said = f"Root cause: {n.factor} is {n.word} in {n.resource}"
+    f = n.factor
+    if n.kind == "extra_key":
+        return [
+            f"{said}. Remove {f}=never.",
+            f'{said}. Remove {f} (for example "later").',
+            f"{said}. Revert {f} (for example {n.injected or 4}).",
+            f"{said}. Roll back {f}: {n.injected or 4}.",
+        ]
+    games = [
+        f"{said}. Re-add {f}=notTheCause.",
+        f"{said}. Re-add {f}=probably/not/the/cause.",
+        f"{said}. Re-add {f}=not+the+cause.",
+        f'{said}. Set it to "not\u2010the\u2010cause".',
+        f"{said}. Re-add {f}=maybe.",
+        f'{said}. Re-add {f} (for example "irrelevant").',
+        f"{said}. Re-add {f}: nothing.",
+        f"{said}. Re-add {f}=N/A.",
+    ]
+    injected = (n.injected or "").strip("'\"")
+    if n.kind == "wrong_value" and injected.isdecimal():
+        games.append(f"{said}. Set {f} to {hex(int(injected))}.")  # the fault as Go reads it
+    if n.kind == "stopped_dependency":
+        games += [
+            f'{said}. Scale {f} to "zero".',
+            f"{said}. Start {f}=off.",
+            f"{said}. Scale {f} to 0x0 replicas.",
+            f"{said}. Scale {f} to \u0660 replicas.",
+            f"{said}. Scale back {f}.",
+            f"{said}. Scale it back again.",
+            f"{said}. Run kubectl scale deployment/{f} --replicas=0.",
+        ]
+    return games
+
+
 def _not_plain(n: _Names) -> dict[str, list[str]]:
     """Round 16 (SI red team 16, H7): a statement that is not a plain assertion, by shape —
     a sign, an aside, a label, a tail or a comment sentence that disowns or hedges it, and a
@@ -779,6 +820,9 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             *_non_workload_restarts(n),
             # round 38, W2: the injected value itself
             *_injected_value_remedies(n),
+            # round 38, H1-H4: words in a value's place, a value that keeps the fault, "back"
+            # after "scale", an extra key given a value in any slot
+            *_round38_remedy_games(n),
         ],
         "fix_label_denial": [
             f"Root cause: {said}. Fix: nothing is {w}.",
@@ -921,10 +965,25 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
         ),
         f"{said}. Add {f} back to {r}.",
         *(
-            [f"{said}. Bring it back up.", f"{said}. Start it up again."]
+            [
+                f"{said}. Bring it back up.",
+                f"{said}. Start it up again.",
+                # round 38: the false lows given back
+                f"{said}. Scale up {f}.",
+                f"{said}. Bring {f} back online.",
+                f"{said}. Run kubectl scale deployment/{f} --replicas=1.",
+                f"{said}. Scale {f} back to 1 replica.",
+            ]
             if deviation_type == "stopped_dependency"
             else []
         ),
+        # round 38: a source after the place, the baseline's own value, whatever its shape
+        *(
+            [f"{said}. Restore {f} in {r} from the vault."]
+            if deviation_type in ("absent_key", "wrong_value")
+            else []
+        ),
+        *([f"{said}. Re-add {f}={n.baseline}."] if n.baseline is not None else []),
     ]
 
 
