@@ -1,6 +1,6 @@
 """The red team's round-38 remedies (SI red team 38, H1-H5 and the false lows;
-docs/si-scoring.md §11, "Round 38: a remedy's value, particle and objects"), scored against the
-scenario's own simulated estate.
+docs/si-scoring.md §11, "Round 38 (continued): a remedy's value, particle and objects"),
+scored against the scenario's own simulated estate.
 
 H1: a remedy's value was still words ("=notTheCause", "=probably/not/the/cause", "=maybe").
 H2: a value kept the fault ('to "zero"', "=off", "to 0x0 replicas", "to 0x1F91" of 8081).

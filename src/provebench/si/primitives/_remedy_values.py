@@ -1,6 +1,6 @@
 """The value a remedy gives the factor, read as a value or not at all (docs/si-scoring.md §11,
-"Round 38: a remedy's value, particle and objects"; SI red team 37, W1-W3; SI red team 38, W2,
-H1, H2).
+"Round 38 (continued): a remedy's value, particle and objects"; SI red team 37, W1-W3;
+SI red team 38, W2, H1, H2).
 
 A value is one of a closed set of shapes (SI red team 38, H1: "DB_PASSWORD=notTheCause",
 "=probably/not/the/cause", "=not+the+cause", 'to "not‐the‐cause"', "=maybe", "=RedHerring"
