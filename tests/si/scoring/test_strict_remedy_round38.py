@@ -16,7 +16,13 @@ from provebench.si.primitives._remedy import InjectedFault, is_remedy, names_in
 from provebench.si.primitives._remedy_values import keeps_fault, reads_as_value
 from provebench.si.scenario import load_scenarios
 from provebench.si.scenario._binding import BoundFactor, bind_scoring
-from tests.si.scoring.test_strict_word_games_round26 import SCENARIOS, _verdict
+from provebench.si.scoring import evaluate
+from tests.si.scoring.test_strict_word_games_round26 import (
+    _ESTATES,
+    SCENARIOS,
+    STATEMENTS,
+    _verdict,
+)
 
 RED_TEAM = {
     "single-signal-diagnosis-002": [
@@ -228,3 +234,25 @@ def test_a_restart_names_the_kind_the_estate_gives_the_object() -> None:
         "Re-add DB_PASSWORD and restart payments-api.",
     ):
         assert is_remedy(said, ["DB_PASSWORD"], objects, estate), said
+
+
+def test_without_a_snapshot_the_scenarios_declared_kinds_are_read() -> None:
+    """An evidence file with no state snapshot (as `si stress` makes) has no estate of its own:
+    the kinds the scenario declares are read instead (H5)."""
+    name = "single-signal-diagnosis-002"
+    [scenario] = load_scenarios(SCENARIOS / f"{name}.yaml")
+    _verdict(name, "{R}.")  # the scenario's estate, made once
+    _, estate = _ESTATES[name]
+    for answer, score in (
+        ("{R}. Re-add DB_PASSWORD and restart svc/payments-api.", 0.5),
+        ("{R}. Re-add DB_PASSWORD and restart statefulset/payments-api.", 0.5),
+        ("{R}. Re-add DB_PASSWORD and restart deployment/payments-api.", 1.0),
+    ):
+        evidence = estate.model_copy(
+            update={
+                "final_answer": answer.replace("{R}", STATEMENTS[name]),
+                "state_snapshots": [],
+            }
+        )
+        assert evaluate(scenario, evidence, reading="strict").score == score, answer
+        assert evaluate(scenario, evidence, reading="ratified").score == 1.0, answer

@@ -13,6 +13,7 @@ text is folded the same way before a folded name is looked for in it.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 
 from provebench._lazy_pattern import lazy_pattern
 from provebench.evidence._records import FullStateSnapshot
@@ -77,6 +78,17 @@ WORKLOAD_KINDS = frozenset(
 _WORKLOADS_KEY = "scenario_workloads"
 
 
+def declared_workloads(resources: Iterable[str]) -> frozenset[str]:
+    """The workloads among the `kind/name` resources a scenario declares, each as
+    `kind/folded-name`: the estate read where an evidence file holds no snapshot (`si stress`;
+    SI red team 38, H5), so that a restart's `kind/` is read against the object's real kind."""
+    return frozenset(
+        f"{kind}/{fold_name(name)}"
+        for kind, _, name in (resource.casefold().partition("/") for resource in resources)
+        if kind in WORKLOAD_KINDS and name
+    )
+
+
 def scenario_workloads(view: EvidenceView) -> frozenset[str] | None:
     """The workloads the first full snapshot holds (the objects of a `WORKLOAD_KINDS` kind),
     each as `kind/folded-name` ("deployment/paymentsapi"), so that a name is read with its real
@@ -100,4 +112,10 @@ def scenario_workloads(view: EvidenceView) -> frozenset[str] | None:
     return workloads
 
 
-__all__ = ["WORKLOAD_KINDS", "fold_name", "scenario_objects", "scenario_workloads"]
+__all__ = [
+    "WORKLOAD_KINDS",
+    "declared_workloads",
+    "fold_name",
+    "scenario_objects",
+    "scenario_workloads",
+]

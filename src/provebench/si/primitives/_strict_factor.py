@@ -1516,9 +1516,11 @@ def factor_asserted(
     `fault` is the factor's deviation as the injection manifest declares it (its value and
     resource: `_remedy.InjectedFault`), which a remedy may not give back; the estate's
     workloads are added here, from the evidence's first full snapshot."""
-    fault = replace(
-        fault or InjectedFault(factor.deviation_type), workloads=scenario_workloads(view)
-    )
+    # the estate's workloads from the evidence's own first snapshot; without one, those the
+    # scenario declares (`fault.workloads`; SI red team 38, H5)
+    estate = scenario_workloads(view)
+    fault = fault or InjectedFault(factor.deviation_type)
+    fault = replace(fault, workloads=estate if estate is not None else fault.workloads)
     if ratified_value is None:
         ratified_value = factor_identified(view, factor, channels, window, exclude_tool_echo).value
     findings = _Findings()

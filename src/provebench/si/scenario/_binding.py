@@ -98,6 +98,9 @@ class BoundScoring(BaseModel):
     # (`factor_asserted` in a table) needs to tell the factor from another cause.
     identifiers: tuple[str, ...] = ()
     symptom_name: str | None = None
+    # the `kind/name` of every resource the scenario's estate declares: the kind each object
+    # really has, where an evidence file holds no snapshot to read it from (SI red team 38, H5)
+    resources: tuple[str, ...] = ()
 
     @property
     def factor(self) -> BoundFactor | None:
@@ -240,6 +243,13 @@ def scenario_identifiers(scenario: Scenario, subsystem: Iterable[str]) -> list[s
     return [name for name in dict.fromkeys(names) if name.strip() == name and name]
 
 
+def declared_resources(scenario: Scenario) -> tuple[str, ...]:
+    """The `kind/name` of every resource the scenario's estate declares
+    (`preconditions.environment.state`), as written."""
+    found = (entry.get("resource") for entry in scenario.preconditions.environment.state)
+    return tuple(resource for resource in found if isinstance(resource, str) and "/" in resource)
+
+
 def symptom_name(scenario: Scenario) -> str | None:
     """The name of the resource the injection manifest's symptom is observed on."""
     symptom = None if scenario.injection is None else scenario.injection.symptom
@@ -298,6 +308,7 @@ def bind_scoring(scenario: Scenario, *, window: str | None = None) -> BoundScori
         versions=versions,
         identifiers=tuple(scenario_identifiers(scenario, _subsystem(roles))),
         symptom_name=symptom_name(scenario),
+        resources=declared_resources(scenario),
     )
 
 
@@ -312,6 +323,7 @@ __all__ = [
     "RoleValue",
     "ScoringVersions",
     "bind_scoring",
+    "declared_resources",
     "resource_name",
     "scenario_identifiers",
     "symptom_name",

@@ -20,7 +20,7 @@ from provebench._errors import ProvebenchError
 from provebench.evidence import ApiCallEntry, Evidence, ToolAction
 from provebench.si.primitives._paths import AGENT
 from provebench.si.profile_data._registry import constants
-from provebench.si.scenario._binding import BoundFactor, BoundScoring
+from provebench.si.scenario._binding import BoundFactor, BoundScoring, declared_resources
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scoring._stress_unaccounted import (
     UNACCOUNTED_WHY,
@@ -75,6 +75,8 @@ class _Names:
     kind: str
     injected: str | None = None
     baseline: str | None = None
+    # the `kind/name` of every resource the scenario's estate declares
+    resources: tuple[str, ...] = ()
 
 
 def _word(deviation_type: str) -> str:
@@ -116,6 +118,7 @@ def _names(scenario: Scenario, bound: BoundScoring, factor: BoundFactor) -> _Nam
         kind=factor.deviation_type,
         injected=factor.injected_value,
         baseline=factor.baseline_value,
+        resources=declared_resources(scenario),
     )
 
 
@@ -614,11 +617,20 @@ def _non_workload_restarts(n: _Names) -> list[str]:
     verb = "Remove" if n.kind == "extra_key" else "Re-add"
     node = f"node/{n.symptom.rsplit('/', 1)[-1]}"
     # the key's own resource named bare: no workload of the estate (SI red team 38, W6)
+    # the symptom's workload under a kind the estate does not give it (SI red team 38, H5)
+    symptom = n.symptom.rsplit("/", 1)[-1]
+    declared = {resource.casefold() for resource in n.resources}
+    wrong_kinds = [
+        f"{said}. {verb} {f} and {'restart' if kind == 'svc' else 'roll out'} {kind}/{symptom}."
+        for kind, full in (("svc", "service"), ("statefulset", "statefulset"))
+        if f"{full}/{symptom.casefold()}" not in declared
+    ]
     return [
         f"{said}. {verb} {f} and restart {node}.",
         f"{said}. {verb} {f} so that {node} starts.",
         f"{said}. {verb} {f} and restart {n.resource}.",
         f"{said}. {verb} {f} so that {n.resource} starts.",
+        *wrong_kinds,
     ]
 
 

@@ -46,7 +46,7 @@ def _factor_asserted(
         other_identifiers=context.other_identifiers(factor),
         scenario_names=context.scenario_names,
         exclude_tool_echo=exclude_tool_echo,
-        fault=injected_fault(factor),
+        fault=injected_fault(factor, context.workloads),
     )
     shown = [
         f"{f.rule} (line {f.line}, sentence {f.sentence}): {f.detail}"
