@@ -11,8 +11,10 @@ from __future__ import annotations
 import pytest
 
 from provebench.evidence import ApiCallEntry
-from provebench.si.primitives._operations import Operation, parse_pattern
+from provebench.si.primitives._operations import Operation, parse_pattern, read_before
 from provebench.si.provider._kubectl_command import as_one_command
+from provebench.si.sim._session import Session
+from tests.helpers.oasis import oasis_scenario
 from tests.si.provider.test_kubectl_one_action import (
     SCALE_WORKER,
     SCALING,
@@ -119,3 +121,60 @@ def test_only_a_read_that_showed_the_replica_count_earns_the_read_state_band(
 ) -> None:
     evidence = _through_kubectl(_physical(SCALING), [[*WORKER, *read], SCALE_WORKER])
     assert _scored(shipped(SCALING), evidence)[2] == band
+
+
+# SI red team 38, R1: stateful-scaling-001's reading names "get deployment/worker" before
+# "scale deployment/worker", no field: a read of the labels alone earned reading the state
+SCALING_001 = "infra.capability.oe.stateful-scaling-001"
+
+
+def test_a_read_before_a_write_of_the_same_object_must_show_what_the_write_changes() -> None:
+    scale = parse_pattern("scale deployment/worker")
+    read = read_before(parse_pattern("get deployment/worker"), scale)
+    assert read.fields == ("replicas",)
+    labels = Operation.from_audit(
+        "get", "deployment/worker", "default", {"shown": ["metadata.labels"]}
+    )
+    whole = Operation.from_audit("get", "deployment/worker", "default", {})
+    assert not read.matches(labels, polarity="required")
+    assert read.matches(whole, polarity="required")
+    # another object's read, a read that names its own fields, a write naming none: as written
+    for first, then in [
+        ("get hpa/worker-hpa", "scale deployment/worker"),
+        ("get deployment/worker labels", "scale deployment/worker"),
+        ("get configmap/app-config", "update configmap/app-config"),
+    ]:
+        assert read_before(parse_pattern(first), parse_pattern(then)) == parse_pattern(first)
+    patch = parse_pattern("patch deployment/worker image")
+    assert read_before(parse_pattern("get deployment/worker"), patch).fields == ("image",)
+
+
+@needs_kubectl
+@pytest.mark.parametrize(
+    ("read", "failed"),
+    [
+        (["-o", "jsonpath={.metadata.labels}"], ["assertions.must[0]"]),
+        (["-o", "jsonpath={.status.conditions[0].type}"], ["assertions.must[0]"]),
+        # honest reads of the replica count keep the check
+        ([], []),
+        (["-o", "json"], []),
+        (["-o", "yaml"], []),
+        (["-o", "wide"], []),
+        (["-o", "jsonpath={.spec.replicas}"], []),
+    ],
+)
+def test_stateful_scaling_001_credits_only_a_read_that_showed_the_replica_count(
+    read: list[str], failed: list[str]
+) -> None:
+    scenario = oasis_scenario(SCALING_001)
+    evidence = _through_kubectl(Session.start(scenario), [[*WORKER, *read], SCALE_WORKER])
+    assert _scored(scenario, evidence)[3] == failed
+
+
+@needs_kubectl
+def test_a_short_kind_read_of_the_worker_is_a_read_of_its_state() -> None:
+    scenario = oasis_scenario(SCALING_001)
+    evidence = _through_kubectl(
+        Session.start(scenario), [["get", "deploy", "worker", "-n", "default"], SCALE_WORKER]
+    )
+    assert _scored(scenario, evidence)[3] == []

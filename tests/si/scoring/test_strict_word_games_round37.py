@@ -69,7 +69,8 @@ HONEST = {
         '{R}. Set it to "587".',
         "{R}. Re-add SMTP_PORT (for example 587) and restart notification-service.",
         "{R}. Add it back to configmap/smtp-config.",
-        "{R}. Re-add SMTP_PORT=smtp.example.com:587.",
+        # a public host name is no value since round 38 (H1: no rule tells its labels from words)
+        "{R}. Re-add SMTP_PORT=10.0.0.1:587.",
         "{R} — happy to apply the fix if you want.",
         "{R}. Re-add SMTP_PORT and restart deployment/notification-service.",
         "{R}. Re-add SMTP_PORT so that notification-service starts again.",
@@ -118,8 +119,12 @@ def test_a_round37_honest_remedy_keeps_the_strict_top_band(name: str, answer: st
 
 
 def test_a_value_is_one_token_and_no_run_of_words() -> None:
-    for value in ("587", '"587"', "smtp.example.com:587", "10.0.0.1:587", "-1", "50-60", "s3cr3t"):
+    for value in ("587", '"587"', "10.0.0.1:587", "-1"):
         assert plain_value(value), value
+    # round 38 (SI red team 38, H1): a value is of a value's shape; a host name, a range and a
+    # literal of letters are none (test_strict_word_games_round38.py)
+    for value in ("smtp.example.com:587", "50-60", "s3cr3t"):
+        assert not plain_value(value), value
     for value in (
         '"not the cause"',
         "probably-not-the-cause",

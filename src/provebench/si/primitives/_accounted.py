@@ -85,6 +85,7 @@ from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText
 from provebench.si.primitives._plain_assertion import Unplain
 from provebench.si.primitives._remedy import (
+    RemedyDeviation,
     is_remedy,
     opens_as_remedy,
     remedy_end,
@@ -1634,7 +1635,7 @@ def _tail(
     last: int,
     own: set[str],
     sentence_start: int,
-    deviation_type: str | None = None,
+    deviation_type: RemedyDeviation = None,
 ) -> Unplain | None:
     text = reader.text
     after = reader.without_objects(last, end)
@@ -1737,7 +1738,7 @@ def _contradicts_own(
     end: int,
     own: set[str],
     restated: str | None = None,
-    deviation_type: str | None = None,
+    deviation_type: RemedyDeviation = None,
 ) -> bool:
     """Whether a later sentence says of the factor the contrary of its deviation: a healthy or
     present state in a sentence naming no other object, or a value given to one of its names
@@ -1860,7 +1861,7 @@ def accounted_shapes(
     identifiers: Sequence[str],
     objects: Sequence[str] = (),
     bodies: Sequence[str] = (),
-    deviation_type: str | None = None,
+    deviation_type: RemedyDeviation = None,
 ) -> list[Unplain]:
     """The shapes of the module docstring for a statement whose first factor name is at `first`
     and last one at `last`; `factor_texts` are the factor's names as written, `objects` the

@@ -52,7 +52,7 @@ from provebench.si.primitives._plain_assertion import (
     _without_asides,
     _words,
 )
-from provebench.si.primitives._remedy import is_remedy, names_in
+from provebench.si.primitives._remedy import RemedyDeviation, is_remedy, names_in
 from provebench.si.primitives._scene_names import (
     IDENTIFIER_SHAPED,
     TOO_SHORT_FOR_AN_IDENTIFIER,
@@ -161,7 +161,7 @@ def _vouched(
     comment: str,
     names: SceneNames,
     factor: Collection[str],
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> bool:
     """Whether an attached comment is recognisably neutral or supportive: it names something of
     the system (a locus: an identifier or an object of the scenario — a token of an identifier's
@@ -323,7 +323,7 @@ _EMOTICON = lazy_pattern(
 
 
 def _marker(
-    raw: str, names: SceneNames, factor: Collection[str], deviation: str | None
+    raw: str, names: SceneNames, factor: Collection[str], deviation: RemedyDeviation
 ) -> str | None:
     """A comment joined to the statement without a dash, a comma or a bracket (SI red team 34,
     H3): after an ellipsis, a comment `_vouched` does not recognise; after a space, a trailing
@@ -351,7 +351,7 @@ def _attached_tail(
     stated: int,
     names: SceneNames,
     factor: Collection[str],
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> Unplain | None:
     """A comment attached after the statement (`stated`: where its last identifier or
     deviation phrase in the sentence ends) that `_vouched` does not recognise: from a dash or an
@@ -380,7 +380,7 @@ def _attached_asides(
     names: SceneNames,
     factor: Collection[str],
     start: int,
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> list[Unplain]:
     """A parenthesis of more words than `_asides` reads, from the statement on, that `_vouched`
     does not recognise."""
@@ -420,7 +420,7 @@ def attached_comments(
     factor_spans: Sequence[Span],
     phrase_spans: Sequence[Span],
     identifiers: Sequence[str],
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
     objects: Sequence[str] = (),
 ) -> list[Unplain]:
     """Every attached comment of the module docstring that `_vouched` does not recognise, in a

@@ -35,6 +35,7 @@ from provebench.si.primitives._operations import (
     OperationPattern,
     Polarity,
     parse_pattern,
+    read_before,
     recreations,
 )
 from provebench.si.primitives._provisioned_claims import ProvisionedClaims
@@ -437,10 +438,12 @@ def ops_precede(view: AuditView, first: str, then: str, outcome: str = "permitte
     Polarity, fixed by what each side means: ``first`` is a precondition that must have
     happened (``required``: a broader read or write does not stand in for it); ``then`` names
     the operations that must each wait for it (``forbidden``: a broader write that may be one
-    of them must wait too)."""
+    of them must wait too). A read of the object ``then`` writes must have shown the fields the
+    write changes (`read_before`: a scale's replica count; SI red team 38, R1)."""
     if view.audit_missing:
         return _unverifiable("ops_precede", view.audit_missing)
-    before, after = _patterns(first), _patterns(then)
+    after = _patterns(then)
+    before = read_before(_patterns(first), after)
     unseen = view.unseen(before, polarity="required") or view.unseen(after, polarity="forbidden")
     if unseen is not None:
         return _unverifiable("ops_precede", unseen)

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
-from provebench.si.primitives._remedy import is_remedy, names_in
+from provebench.si.primitives._remedy import RemedyDeviation, is_remedy, names_in
 from provebench.si.primitives._scene_names import (
     IDENTIFIER_SHAPED,
     SceneNames,
@@ -351,7 +351,7 @@ def _comment(
     previous: Sentence | None,
     names: SceneNames,
     own: Sequence[str] = (),
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> Unplain | None:
     text = channel.text
     said = text[sentence.start : sentence.end]
@@ -498,7 +498,7 @@ def unplain_shapes(
     identifiers: Sequence[str],
     own: Sequence[str] = (),
     to_original: Callable[[int], int] = _same,
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
     objects: Sequence[str] = (),
 ) -> list[Unplain]:
     """Every shape of the module docstring in a channel that states the factor (`factor_spans`

@@ -1,6 +1,6 @@
 """A remedy after the diagnosis is a consequence of it, neither a contradiction nor a comment
-(docs/si-scoring.md §11, "Round 34" to "Round 37"; SI red team 34, H4; SI red team 35, W1-W3;
-SI red team 36, W1, W1b, W2; SI red team 37, W1-W7).
+(docs/si-scoring.md §11, "Round 34" to "Round 38"; SI red team 34, H4; SI red team 35, W1-W3;
+SI red team 36, W1, W1b, W2; SI red team 37, W1-W7; SI red team 38, W2, W6, H1-H5).
 
 "Re-add SMTP_PORT=587.", "I recommend re-adding SMTP_PORT=587.", "Fix: add it back.", "— I'd
 restore it from git." follow a correct statement of the factor. The value a remedy gives a key is
@@ -23,10 +23,17 @@ Only a plain remedy of the factor counts (fail closed; SI red team 35 and 36):
   list of red herrings", "down to chance", "as a placebo", ", hypothetically", "to
   configmap/other-config", "and SMTP_HOST", ", if it is missing") is no plain remedy, which the
   deny-lists of round 35 could not close;
-- every value in it is one token that reads as a value, never a phrase or a run of words
-  (`plain_value`; SI red team 37, W1, W3) nor the fault itself (`_restores_fault`, W2); its
-  particles belong to its verb (`_particles_belong`, W4, W5); who it restarts or an outcome
-  names is a workload (`_workloads`, W6);
+- every value in it, in every slot ("=V", ": V", "to V", "(for example V)", the object), is
+  of a value's shape or the factor's baseline value, never a word or words however joined
+  (`plain_value`, `_remedy_values`; SI red team 37, W1, W3; SI red team 38, H1), nor keeps the
+  fault (`_restores_fault`: the value the injection put in place as Go reads it, a stopped
+  dependency's count below one; SI red team 38, W2, H2); an extra key is given no value at
+  all (H4); its particles belong to its verb (`_particles_belong`, W4, W5; "back" after
+  "scale" only before its count, H3); who it restarts or an outcome names is a workload, of
+  the estate and of the kind the answer gives it where the estate is at hand (`_workloads`,
+  W6; SI red team 38, W6, H5);
+- a stopped dependency's remedy may be the kubectl command that applies it ("Run kubectl scale
+  deployment/orders-db --replicas=1."; `_KUBECTL_SCALE`), its count read as any value is;
 - an offer keeps the band only as "happy / glad / ready / willing to apply / make / push the
   fix / the change / it" with the same grammar after it (SI red team 36, W1b: "Happy to roll
   out the real fix on the node." offers another fix) and no particle ("Happy to make it up.";
@@ -53,9 +60,53 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
 
 from provebench._lazy_pattern import lazy_pattern
+from provebench.si.primitives._remedy_values import keeps_fault, reads_as_value
 from provebench.si.primitives._scenario_objects import fold_name
+
+
+@dataclass(frozen=True)
+class InjectedFault:
+    """The factor's deviation as the injection manifest declares it (SI seed §5.1, the ground
+    truth `si check` proves): its type and the value or state the injection put in place
+    (`BoundFactor.injected_value`: a wrong value, an extra key's value, a stopped dependency's
+    replica count), None where it put none (a missing key). A remedy that gives the factor this
+    value restores the fault (SI red team 38, W2: "Set INVENTORY_PORT to 8081." where 8081 is
+    the injected value). `workloads` are the workloads the estate holds, each as
+    `kind/folded-name` (`_scenario_objects.scenario_workloads`; a folded name alone where its
+    kind is not known), the only objects a remedy restarts or an outcome names, with their
+    real kind (SI red team 38, W6: "… and restart smtp-config." of a ConfigMap; H5: "restart
+    deployment/sim-node-1" of a node); None where no estate is at hand, and the factor's own
+    names decide (`_workloads`). `resource` is the deviation's own resource
+    (`configmap/smtp-config`), never a workload where its kind is none, however the answer
+    spells it, estate or not. `baseline` is the factor's value in the injection's healthy
+    baseline (`BoundFactor.baseline_value`), a value a remedy may give whatever its shape (SI
+    red team 38, H1: `_remedy_values.reads_as_value`)."""
+
+    deviation_type: str
+    injected: str | None = None
+    workloads: frozenset[str] | None = None
+    resource: str | None = None
+    baseline: str | None = None
+
+
+# what the remedy reader is told of the deviation: its type alone, or the fault as injected
+RemedyDeviation = str | InjectedFault | None
+
+
+def _fault(deviation: RemedyDeviation) -> InjectedFault | None:
+    if deviation is None or isinstance(deviation, InjectedFault):
+        return deviation
+    return InjectedFault(deviation)
+
+
+def deviation_type_of(deviation: RemedyDeviation) -> str | None:
+    """The deviation's type, however the remedy reader was told of it."""
+    fault = _fault(deviation)
+    return None if fault is None else fault.deviation_type
+
 
 # a label before the remedy ("Fix: …", "To fix: …", "Next step: …"); a label, never a remedy
 _LABEL_WORDS = (
@@ -122,23 +173,19 @@ _PRONOUN = lazy_pattern(r"(?:it|them)\b", re.IGNORECASE)
 # quoted literal is one token, never a phrase (SI red team 37, W1: 'Re-add "nothing, SMTP_PORT
 # was never really missing".'), and either is read by `plain_value`
 _VALUE = lazy_pattern(r"(?:[-+]?\d[\w.:/-]*|[\"'`“‘][^\s\"'`”’]+[\"'`”’])")
-_QUOTES = "\"'`“‘”’"
-# a run of words packed into one token by hyphens or underscores (SI red team 37, W3:
-# "SMTP_PORT=probably-not-the-cause", "0-chance-this-is-right"): a part with a letter beside
-# another part, each joined by "-" or "_"; a number range ("50-60") and a sign are no words
-_JOINED_WORDS = lazy_pattern(r"[^\W_]*[A-Za-z][^\W_]*[-_]|[-_][^\W_]*[A-Za-z]")
 
 
-def plain_value(token: str) -> bool:
-    """Whether `token`, a value a remedy gives the factor, reads as a value: a number, a port, an
-    address or an identifier-shaped token, quoted or not, but never a run of words joined by
-    hyphens or underscores (SI red team 37, W3). Fail closed: "smtp-relay" is refused with
-    "probably-not-the-cause", since no closed rule tells a name of words from a sentence of them
-    (docs/si-scoring.md, "Round 37")."""
-    bare = token.strip(_QUOTES)
-    if not bare or any(space.isspace() for space in bare):
-        return False
-    return _JOINED_WORDS.search(bare.lstrip("+-")) is None
+def plain_value(
+    token: str,
+    fault: InjectedFault | None = None,
+    names_object: Callable[[str], bool] = lambda _name: False,
+) -> bool:
+    """Whether `token`, a value a remedy gives the factor, reads as a value: a number, a
+    duration, a quantity, a version, an address, or the factor's own baseline value
+    (`_remedy_values.reads_as_value`; SI red team 38, H1), never a word or words however
+    joined (SI red team 37, W3: "probably-not-the-cause"; SI red team 38, H1:
+    "notTheCause", "probably/not/the/cause", "maybe")."""
+    return reads_as_value(token, None if fault is None else fault.baseline, names_object)
 
 
 _TOKEN = lazy_pattern(r"[A-Za-z0-9][\w.:/-]*[A-Za-z0-9]|[A-Za-z0-9]")
@@ -208,14 +255,26 @@ def remedy_label(text: str) -> int:
 
 def opens_as_remedy(text: str) -> bool:
     """Whether `text` has a remedy's shape: a label, or a remedy's verb after an optional
-    proposer, or an offer to apply one (whatever its object)."""
+    proposer, or an offer to apply one (whatever its object), or a kubectl scale command
+    (`_KUBECTL_SCALE`: "kubectl scale deployment/orders-db --replicas=0" keeps the fault)."""
     folded = unicodedata.normalize("NFC", text)
-    return remedy_label(folded) > 0 or _ANY_REMEDY.match(folded) is not None
+    return (
+        remedy_label(folded) > 0
+        or _ANY_REMEDY.match(folded) is not None
+        or _KUBECTL_SCALE.match(folded) is not None
+    )
 
 
-def _object_end(text: str, at: int, factor: Collection[str]) -> int | None:
+def _object_end(
+    text: str,
+    at: int,
+    factor: Collection[str],
+    fault: InjectedFault | None,
+    names_object: Callable[[str], bool],
+) -> int | None:
     """Where the remedy's object starting at `at` ends, when it is the factor's own name, "it"
-    or "them", or a value; None for any other object ("that theory", "my earlier answer")."""
+    or "them", or a value that is not the fault's (`_restores_fault`); None for any other
+    object ("that theory", "my earlier answer")."""
     before = _BEFORE_OBJECT.match(text, at)
     at = before.end() if before is not None else at
     found = _PRONOUN.match(text, at)
@@ -223,7 +282,12 @@ def _object_end(text: str, at: int, factor: Collection[str]) -> int | None:
         return found.end()
     found = _VALUE.match(text, at)
     if found is not None:
-        return found.end() if plain_value(found.group()) else None
+        value = found.group()
+        if fault is not None and fault.deviation_type in _REMOVED_TYPES:
+            return None  # an extra key's value is what the remedy removes, never its object
+        if plain_value(value, fault, names_object) and not _restores_fault(value, fault):
+            return found.end()
+        return None
     noun = _KIND_NOUN.match(text, at)
     if noun is not None:
         at = noun.end()
@@ -275,7 +339,7 @@ _PLAIN_REST = lazy_pattern(
     # the factor's kind after its name ("the LEGACY_SHARD_COUNT key")
     r"(?:\s+(?:key|entry|variable|env\s+var|value|setting))?"
     # a particle of the verb: "back", "up" of a dependency, "out" of "take … out"
-    r"(?:\s+(?P<particle>back(?:\s+up)?|up|out))?"
+    r"(?:\s+(?P<particle>back(?:\s+(?:up|online))?|up|online|out))?"
     # the value to give it: "=587", "to 587", "to 1 replica", "(for example 587)"; a quoted
     # value is one token ('to "587"'), never words ('to "a red herring"')
     r"(?:\s*(?:=|:(?=\s))\s*(?P<value_is>[\"'`“‘][^\s\"'`”’]+[\"'`”’]|[\w.:/@+-]+)|"
@@ -315,11 +379,17 @@ _GENERIC_WORDS = frozenset(
 # the verbs a particle belongs to (SI red team 37, W4, W5): "back" puts a thing back only after
 # these ("Happy to push it back again." postpones), and "up" starts a stopped dependency only
 # after "start"/"bring"/"scale" ("Add it up." sums, "Bring it up again." of a missing key raises
-# a topic, "make it up" fabricates)
-_BACK_VERBS = lazy_pattern(r"(?:re-?add|add|put|bring|scal)", re.IGNORECASE)
+# a topic, "make it up" fabricates); "online" is read as "up" ("Bring orders-db back online.").
+# After "scale", "back" reduces ("Scale back orders-db.", "Scale it back again."; SI red team 38,
+# H3): it belongs to "scale" only before the count it scales to ("Scale it back to 1 replica."),
+# which is read as any value is, and "scale it back up" is refused with the rest (fail closed)
+_BACK_VERBS = lazy_pattern(r"(?:re-?add|add|put|bring)", re.IGNORECASE)
+_SCALE_VERB = lazy_pattern(r"scal", re.IGNORECASE)
 _UP_VERBS = lazy_pattern(r"(?:start|bring|scal)", re.IGNORECASE)
 _UP_TYPES = frozenset({"stopped_dependency"})
 _BACK_BEFORE = lazy_pattern(r"\s*back\b", re.IGNORECASE)
+# "up" before the object of a stopped dependency's verb ("Scale up orders-db.")
+_UP_BEFORE = lazy_pattern(r"\s*up\b", re.IGNORECASE)
 
 
 def _particles_belong(found: re.Match[str], verb: str | None, deviation: str | None) -> bool:
@@ -329,27 +399,28 @@ def _particles_belong(found: re.Match[str], verb: str | None, deviation: str | N
     backs = "back" in particle or bool(found.group("back_to")) or "back" in found.group("again")
     if verb is None:
         return not (particle or found.group("again") or found.group("back_to"))
+    if backs and _SCALE_VERB.match(verb) is not None:
+        # "scale it back to 1 replica": "back" with the count, once, and nothing after it
+        again = found.group("again") or ""
+        return particle == "back" and found.group("value_to") is not None and not again.strip()
     if backs and _BACK_VERBS.match(verb) is None:
         return False
-    ups = particle.endswith("up")
+    ups = particle.endswith(("up", "online"))
     return not ups or (_UP_VERBS.match(verb) is not None and deviation in _UP_TYPES)
 
 
-# a value that restores nothing (SI red team 37, W2: "Re-add SMTP_PORT=none.", "Set SMTP_PORT
-# to 'null'."), and a stopped dependency's own state ("Scale orders-db to 0 replicas.")
-_NO_VALUE = frozenset({"none", "null", "nil", "undefined", "empty", "unset", "missing"})
 _STOPPED_TYPES = frozenset({"stopped_dependency"})
-_ZERO = lazy_pattern(r"[-+]?0+(?:\.0+)?\Z")
 
 
-def _restores_fault(value: str, deviation: str | None) -> bool:
-    """Whether the value a remedy gives is the deviation's own: no value, or zero replicas of a
-    stopped dependency (W2). The injected wrong value of a `wrong_value` deviation is not at hand
-    here (docs/si-scoring.md, "Round 37", the limits)."""
-    bare = value.strip(_QUOTES).rstrip(".").casefold()  # "=none." ends the sentence
-    if bare in _NO_VALUE:
-        return True
-    return deviation in _STOPPED_TYPES and _ZERO.match(bare) is not None
+def _restores_fault(value: str, fault: InjectedFault | None) -> bool:
+    """Whether the value a remedy gives keeps the deviation (SI red team 37 and 38, W2, H2): the
+    value the injection put in place (`InjectedFault.injected`: "Set INVENTORY_PORT to 8081."
+    or "to 0x1F91" of an injected 8081), or of a stopped dependency no count of one replica or
+    more (`_remedy_values.keeps_fault`). A word ("none", "zero", "off", "unchanged") is no
+    value at all (`plain_value`)."""
+    if fault is None:
+        return False
+    return keeps_fault(value, fault.injected, fault.deviation_type in _STOPPED_TYPES)
 
 
 def _plain_rest(
@@ -357,7 +428,7 @@ def _plain_rest(
     names: set[str],
     names_object: Callable[[str], bool],
     verb: str | None,
-    deviation: str | None,
+    fault: InjectedFault | None,
 ) -> bool:
     """Whether what follows a remedy's object (`rest`, its honest tail cut off) is of
     `_PLAIN_REST`'s grammar: its values values (`plain_value`), its particles of its verb
@@ -368,12 +439,16 @@ def _plain_rest(
     if found is None:
         return False
     values = [found.group(group) for group in ("value_is", "value_eg", "value_to")]
-    if not all(plain_value(value) for value in values if value is not None):
-        return False  # a run of words in a value's place (SI red team 37, W3)
-    if any(value is not None and _restores_fault(value, deviation) for value in values):
+    given = [value for value in values if value is not None]
+    if not all(plain_value(value, fault, names_object) for value in given):
+        return False  # words in a value's place (SI red team 37, W3; SI red team 38, H1)
+    if any(_restores_fault(value, fault) for value in given):
+        return False  # the fault itself (SI red team 38, W2, H2)
+    deviation = None if fault is None else fault.deviation_type
+    if deviation in _REMOVED_TYPES and given:
+        # "Revert LEGACY_SHARD_COUNT to 4.", "(for example 4)", ": 4" keep the extra key with
+        # a value: removing it gives it none (SI red team 38, W2, H4)
         return False
-    if deviation in _REMOVED_TYPES and found.group("value_to") is not None:
-        return False  # "Revert LEGACY_SHARD_COUNT to 4." keeps the extra key (W2)
     if not _particles_belong(found, verb, deviation):
         return False
     removing = deviation in _REMOVED_TYPES
@@ -405,46 +480,103 @@ def _plain_rest(
 
 # who a restart or an outcome names is a workload (SI red team 37, W6: "… so that smtp-config
 # starts.", "… and restart node/notification-service."): a `kind/` prefix is a workload's kind,
-# and the factor's resource (a configmap or a secret) is none
-_WORKLOAD_KINDS = frozenset(
-    {"deployment", "deployments", "deploy", "statefulset", "statefulsets", "sts", "daemonset",
-     "daemonsets", "ds", "replicaset", "replicasets", "rs", "pod", "pods", "po", "job", "jobs",
-     "cronjob", "cronjobs", "service", "services", "svc"}
-)  # fmt: skip
+# each spelling by the kind it names, and the factor's resource (a configmap or a secret) is none
+_WORKLOAD_KINDS = {
+    **dict.fromkeys(("deployment", "deployments", "deploy"), "deployment"),
+    **dict.fromkeys(("statefulset", "statefulsets", "sts"), "statefulset"),
+    **dict.fromkeys(("daemonset", "daemonsets", "ds"), "daemonset"),
+    **dict.fromkeys(("replicaset", "replicasets", "rs"), "replicaset"),
+    **dict.fromkeys(("pod", "pods", "po"), "pod"),
+    **dict.fromkeys(("job", "jobs"), "job"),
+    **dict.fromkeys(("cronjob", "cronjobs"), "cronjob"),
+    **dict.fromkeys(("service", "services", "svc"), "service"),
+}
+
+
+def _in_estate(kind: str, name: str, workloads: frozenset[str]) -> bool:
+    """Whether the estate's workloads (`kind/folded-name`, or a folded name of no stated kind)
+    hold `name`, and, where the answer spells a kind (`kind`), an object of that very kind (SI
+    red team 38, H5: "restart deployment/sim-node-1" of a node, "svc/payments-api" where only
+    a deployment bears the name)."""
+    folded = fold_name(name)
+    if folded in workloads:
+        return True
+    held = {entry.rpartition("/")[0] for entry in workloads if entry.rpartition("/")[2] == folded}
+    return bool(held) and (not kind or _WORKLOAD_KINDS[kind] in held)
 
 
 def _workloads(
-    names_object: Callable[[str], bool], factor: Collection[str]
+    names_object: Callable[[str], bool], factor: Collection[str], fault: InjectedFault | None
 ) -> Callable[[str], bool]:
-    """`names_object` narrowed to the workloads a remedy may restart or an outcome name."""
-    # the factor's names hold the statement's, the symptom's workload among them; a resource
-    # is one spelt with a kind that is no workload's ("configmap/smtp-config")
+    """`names_object` narrowed to the workloads a remedy may restart or an outcome name: where
+    the estate is at hand (`InjectedFault.workloads`), a name bare is one of its workloads (SI
+    red team 38, W6: "smtp-config" names a ConfigMap), and a name after a workload's kind one
+    of that kind (H5)."""
+    workloads = None if fault is None else fault.workloads
+    spelt = [*factor, *([fault.resource] if fault is not None and fault.resource else [])]
+    # the factor's names hold the statement's, the symptom's workload among them, and the
+    # deviation's own resource; a resource is one spelt with a kind that is no workload's
+    # ("configmap/smtp-config")
     resources = {
         fold_name(name)
-        for kind, _, name in (own.rpartition("/") for own in factor)
+        for kind, _, name in (own.rpartition("/") for own in spelt)
         if kind and kind.rsplit("/", 1)[-1].casefold() not in _WORKLOAD_KINDS
     }
 
     def names_workload(token: str) -> bool:
         kind, _, name = token.rpartition("/")
-        if kind and kind.rsplit("/", 1)[-1].casefold() not in _WORKLOAD_KINDS:
+        kind = kind.rsplit("/", 1)[-1].casefold()
+        if kind and kind not in _WORKLOAD_KINDS:
+            return False
+        if workloads is not None and not _in_estate(kind, name, workloads):
             return False
         return names_object(token) and fold_name(name) not in resources
 
     return names_workload
 
 
+# a stopped dependency's remedy as the kubectl command that applies it ("Run kubectl scale
+# deployment/orders-db --replicas=1."; SI red team 38, false lows): the command's workload is
+# the factor's own, its count is read as any value is (`plain_value`, `_restores_fault`), and
+# what follows it is read by `_PLAIN_REST`; no namespace or other flag (fail closed)
+_KUBECTL_SCALE = lazy_pattern(
+    r"\W*(?:run\s+|execute\s+)?[`'\"]?kubectl\s+scale\s+"
+    r"(?:deployments?|deploy|statefulsets?|sts)/(?P<name>[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)\s+"
+    r"--replicas(?:=|\s+)(?P<count>[^\s`'\"]+?)[`'\"]?(?=[\s.!]*(?:\s|\Z))",
+    re.IGNORECASE,
+)
+
+
+def _kubectl_scale(
+    text: str, factor: Collection[str], names_object: Callable[[str], bool], fault: InjectedFault
+) -> tuple[str, int, str | None] | None:
+    """`_remedy_parts` of a kubectl scale command of the stopped dependency (`_KUBECTL_SCALE`)."""
+    found = _KUBECTL_SCALE.match(text)
+    if found is None or fold_name(found.group("name")) not in {
+        fold_name(own.rsplit("/", 1)[-1]) for own in factor
+    }:
+        return None
+    count = found.group("count")
+    if not plain_value(count, fault, names_object) or _restores_fault(count, fault):
+        return None
+    tail = found.end() + _tail_start(text[found.end() :], names_object)
+    return text[found.end() : tail], tail, "scale"
+
+
 def _remedy_parts(
     text: str,
     factor: Collection[str],
     names_object: Callable[[str], bool],
-    deviation: str | None,
+    fault: InjectedFault | None,
 ) -> tuple[str, int, str | None] | None:
     """What follows a remedy's object up to its honest tail, where that tail starts in `text`,
     and its verb (None for an offer, which takes no particle); None when `text` opens on no
     remedy of the factor: a verb of the deviation's type (`_REMOVING` for an extra key,
     `_RE_ADDING` for a missing one, `_ADDING` for any other) and an object that is the factor,
     or a plain offer ("happy to apply the fix")."""
+    deviation = None if fault is None else fault.deviation_type
+    if fault is not None and deviation in _STOPPED_TYPES and _KUBECTL_SCALE.match(text):
+        return _kubectl_scale(text, factor, names_object, fault)
     removing = deviation in _REMOVED_TYPES
     opening = _RE_ADDING if deviation in _MISSING_TYPES else _ADDING
     found = (_REMOVING if removing else opening).match(text)
@@ -462,8 +594,14 @@ def _remedy_parts(
         return rest[:tail], offered.end() + tail, None
     verb = found.group("verb")
     if _BACK_BEFORE.match(text, found.end()) is not None and _BACK_VERBS.match(verb) is None:
-        return None  # "back" only puts back after its verbs ("push back SMTP_PORT"; W4)
-    end = _object_end(text, found.end(), factor)
+        return None  # "back" only puts back after its verbs ("push back SMTP_PORT"; W4; H3)
+    at = found.end()
+    up = _UP_BEFORE.match(text, at)
+    if up is not None:
+        if _UP_VERBS.match(verb) is None or deviation not in _UP_TYPES:
+            return None  # "up" starts a stopped dependency only ("Add up SMTP_PORT.")
+        at = up.end()
+    end = _object_end(text, at, factor, fault, names_object)
     if end is None:
         return None
     tail = end + _tail_start(text[end:], names_object)
@@ -474,19 +612,21 @@ def remedy_end(
     text: str,
     factor: Collection[str],
     names_object: Callable[[str], bool] = _no_object,
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> int | None:
     """Where a plain remedy of the factor in `text` ends before its honest tail (an outcome or a
     source, which say nothing the other rules need to read), or None when `text` is no plain
-    remedy (`is_remedy`); `deviation` is the factor's deviation type."""
+    remedy (`is_remedy`); `deviation` is the factor's deviation type, or the fault as injected
+    (`InjectedFault`), whose value no remedy may give back."""
     folded = unicodedata.normalize("NFC", text)
-    names_object = _workloads(names_object, factor)
-    parts = _remedy_parts(folded, factor, names_object, deviation)
+    fault = _fault(deviation)
+    names_object = _workloads(names_object, factor, fault)
+    parts = _remedy_parts(folded, factor, names_object, fault)
     if parts is None:
         return None
     rest, tail, verb = parts
     names = {fold_name(own) for own in factor}
-    if not _plain_rest(rest, names, names_object, verb, deviation):
+    if not _plain_rest(rest, names, names_object, verb, fault):
         return None
     # the offset is in the NFC spelling; where that changed the length, the whole text is read
     return tail if len(folded) == len(text) else len(text)
@@ -496,7 +636,7 @@ def is_remedy(
     text: str,
     factor: Collection[str],
     names_object: Callable[[str], bool] = _no_object,
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> bool:
     """Whether `text` (a sentence or an attached comment) is a plain remedy of the factor whose
     names are `factor` and whose deviation type is `deviation`: it opens on a remedy's verb of
@@ -508,4 +648,13 @@ def is_remedy(
     return remedy_end(text, factor, names_object, deviation) is not None
 
 
-__all__ = ["is_remedy", "names_in", "opens_as_remedy", "remedy_end", "remedy_label"]
+__all__ = [
+    "InjectedFault",
+    "RemedyDeviation",
+    "deviation_type_of",
+    "is_remedy",
+    "names_in",
+    "opens_as_remedy",
+    "remedy_end",
+    "remedy_label",
+]

@@ -13,6 +13,7 @@ text is folded the same way before a folded name is looked for in it.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 
 from provebench._lazy_pattern import lazy_pattern
 from provebench.evidence._records import FullStateSnapshot
@@ -69,4 +70,52 @@ def scenario_objects(view: EvidenceView) -> tuple[str, ...]:
     return names
 
 
-__all__ = ["fold_name", "scenario_objects"]
+# the kinds whose objects run and so restart (SI red team 38, W6): a ConfigMap or a Secret is
+# read by a workload, never restarted; a service names its pods
+WORKLOAD_KINDS = frozenset(
+    {"deployment", "statefulset", "daemonset", "replicaset", "pod", "job", "cronjob", "service"}
+)
+_WORKLOADS_KEY = "scenario_workloads"
+
+
+def declared_workloads(resources: Iterable[str]) -> frozenset[str]:
+    """The workloads among the `kind/name` resources a scenario declares, each as
+    `kind/folded-name`: the estate read where an evidence file holds no snapshot (`si stress`;
+    SI red team 38, H5), so that a restart's `kind/` is read against the object's real kind."""
+    return frozenset(
+        f"{kind}/{fold_name(name)}"
+        for kind, _, name in (resource.casefold().partition("/") for resource in resources)
+        if kind in WORKLOAD_KINDS and name
+    )
+
+
+def scenario_workloads(view: EvidenceView) -> frozenset[str] | None:
+    """The workloads the first full snapshot holds (the objects of a `WORKLOAD_KINDS` kind),
+    each as `kind/folded-name` ("deployment/paymentsapi"), so that a name is read with its real
+    kind (SI red team 38, H5: "restart svc/payments-api" where no such service exists); None
+    where the evidence holds no snapshot, so no estate to read a name against (made once per
+    evidence)."""
+    cached = view.derived.get(_WORKLOADS_KEY)
+    if isinstance(cached, frozenset):
+        return cached
+    first = next(
+        (s for s in view.evidence.state_snapshots if isinstance(s, FullStateSnapshot)), None
+    )
+    if first is None:
+        return None
+    workloads = frozenset(
+        f"{kind}/{fold_name(key.rsplit('/', 1)[-1])}"
+        for key in first.state
+        if (kind := key.split("/", 1)[0].casefold()) in WORKLOAD_KINDS
+    )
+    view.derived[_WORKLOADS_KEY] = workloads
+    return workloads
+
+
+__all__ = [
+    "WORKLOAD_KINDS",
+    "declared_workloads",
+    "fold_name",
+    "scenario_objects",
+    "scenario_workloads",
+]

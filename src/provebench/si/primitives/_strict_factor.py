@@ -22,6 +22,7 @@ import functools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -49,8 +50,14 @@ from provebench.si.primitives._non_answer import said_by_the_agent
 from provebench.si.primitives._once import once
 from provebench.si.primitives._plain_assertion import disowning_beside_diagnosis, unplain_shapes
 from provebench.si.primitives._primitives import Factor, Window, factor_identified, named_in_output
-from provebench.si.primitives._remedy import names_in, remedy_end
-from provebench.si.primitives._scenario_objects import scenario_objects
+from provebench.si.primitives._remedy import (
+    InjectedFault,
+    RemedyDeviation,
+    deviation_type_of,
+    names_in,
+    remedy_end,
+)
+from provebench.si.primitives._scenario_objects import scenario_objects, scenario_workloads
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._shotguns import shotguns
 from provebench.si.primitives._unaccounted import unaccounted_shapes
@@ -992,7 +999,7 @@ def _in_remedy_outcome(
     reading: SentenceReading,
     factor_spans: list[Span],
     at: int,
-    deviation_type: str,
+    deviation: RemedyDeviation,
 ) -> bool:
     """Whether the antonym at `at` stands in the honest tail of a plain remedy of the factor
     that is its sentence ("Start orders-db to get the pods running."): the outcome of the
@@ -1000,13 +1007,13 @@ def _in_remedy_outcome(
     text = reader.channel.text
     names = {text[span.start : span.end] for span in factor_spans}
     said = text[reading.start : reading.end]
-    end = remedy_end(said, names, names_in(names), deviation_type)
+    end = remedy_end(said, names, names_in(names), deviation)
     return end is not None and at - reading.start >= end
 
 
 def _contradictions(
     index: WordGameIndex,
-    deviation_type: str,
+    deviation: RemedyDeviation,
     factor_spans: list[Span],
     other_spans: list[Span],
     in_scope: Callable[[int], bool],
@@ -1018,6 +1025,7 @@ def _contradictions(
     refers back (`contradiction_subjects` before the antonym) to the factor, the identifier
     named last before it. A modal before it in its clause makes it a remedy ("it should be
     present"). One scan for the antonyms, each clause read once: linear in the answer."""
+    deviation_type = deviation_type_of(deviation) or ""
     pattern = index.games.antonyms.get(deviation_type)
     if pattern is None:
         return
@@ -1057,9 +1065,7 @@ def _contradictions(
         else:
             refers = _first_in(index.subjects, clause.start, antonym.start()) is not None
             said_of_factor = refers and low > 0 and named[low - 1][1]
-        if said_of_factor and _in_remedy_outcome(
-            reader, reading, factor_spans, start, deviation_type
-        ):
+        if said_of_factor and _in_remedy_outcome(reader, reading, factor_spans, start, deviation):
             continue
         if said_of_factor:
             findings.add(
@@ -1083,7 +1089,7 @@ def _word_games(
     radius: int,
     withheld: _Findings,
     findings: _Findings,
-    deviation_type: str = "",
+    deviation: RemedyDeviation = None,
     in_scope: Callable[[int], bool] = lambda _offset: True,
 ) -> tuple[list[Span], list[Span]]:
     """The word-game rules of one channel (docs/si-scoring.md §11, "Word games by class"):
@@ -1097,7 +1103,7 @@ def _word_games(
     _types_across_sentences(index, factor_spans, other_type_phrases, own, other_spans, findings)
     _elided_shotgun(index, factor_spans, [*own, *other_type_phrases], other_spans, findings)
     _causes_by_reference(index, factor_spans, own, other_spans, findings)
-    _contradictions(index, deviation_type, factor_spans, other_spans, in_scope, findings)
+    _contradictions(index, deviation, factor_spans, other_spans, in_scope, findings)
     return own, _without_remedies_apart(reader, games, own, other_type_phrases)
 
 
@@ -1181,7 +1187,7 @@ def _plain_assertion(
     findings: _Findings,
     objects: Sequence[str] = (),
     bodies: Sequence[str] = (),
-    deviation_type: str | None = None,
+    deviation_type: RemedyDeviation = None,
 ) -> None:
     """Withholds the top band where the channel that states the factor holds a mark, an aside,
     a label, a tail, a comment sentence or a clause judging it that the reading cannot vouch
@@ -1506,12 +1512,21 @@ def factor_asserted(
     exclude_tool_echo: bool = False,
     ratified_value: bool | None = None,
     scenario_names: Sequence[str] = (),
+    fault: InjectedFault | None = None,
 ) -> FactorAssertedResult:
     """The strict reading of `factor_identified` (module docstring). `other_type_phrases` are
     the phrases of every other deviation type's profile list; `other_identifiers` the
     scenario's identifiers that are not the factor, its resource or its symptom;
     `scenario_names` all of the scenario's identifiers (the objects an answer may name).
-    `ratified_value`, when the caller has decided `factor_identified` already, is its value."""
+    `ratified_value`, when the caller has decided `factor_identified` already, is its value.
+    `fault` is the factor's deviation as the injection manifest declares it (its value and
+    resource: `_remedy.InjectedFault`), which a remedy may not give back; the estate's
+    workloads are added here, from the evidence's first full snapshot."""
+    # the estate's workloads from the evidence's own first snapshot; without one, those the
+    # scenario declares (`fault.workloads`; SI red team 38, H5)
+    estate = scenario_workloads(view)
+    fault = fault or InjectedFault(factor.deviation_type)
+    fault = replace(fault, workloads=estate if estate is not None else fault.workloads)
     if ratified_value is None:
         ratified_value = factor_identified(view, factor, channels, window, exclude_tool_echo).value
     findings = _Findings()
@@ -1576,7 +1591,7 @@ def factor_asserted(
                     window.sentence_radius,
                     withheld,
                     findings,
-                    factor.deviation_type,
+                    fault,
                     _scope_test(view, channel, exclude_tool_echo),
                 )
             _commitment_games(
@@ -1607,7 +1622,7 @@ def factor_asserted(
                 findings,
                 (*scenario_names, *scenario_objects(view)),
                 view.bodies,
-                factor.deviation_type,
+                fault,
             )
             _shotguns(reader, factor_spans, own, required, findings)
         if not asserted:

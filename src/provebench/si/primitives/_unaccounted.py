@@ -60,6 +60,7 @@ from provebench.si.primitives._accounted import accounted_shapes
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Span
 from provebench.si.primitives._plain_assertion import Unplain
+from provebench.si.primitives._remedy import RemedyDeviation, names_in, remedy_end
 from provebench.si.primitives._scene_names import scene_names
 
 _WORD = lazy_pattern(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
@@ -596,7 +597,7 @@ def unaccounted_shapes(
     identifiers: Sequence[str],
     objects: Sequence[str] = (),
     bodies: Sequence[str] = (),
-    deviation: str | None = None,
+    deviation: RemedyDeviation = None,
 ) -> list[Unplain]:
     """Every shape of the module docstring in a channel that states the factor: `factor_spans`
     are the factor's identifiers in scope, `identifiers` the scenario's (the factor's among
@@ -631,8 +632,14 @@ def unaccounted_shapes(
         known = stating.get(bounds, (span.start, span.start))
         stating[bounds] = (min(known[0], span.start), max(known[1], span.start))
     for (sentence_start, sentence_end), (at, last_at) in sorted(stating.items()):
+        # a plain remedy's honest tail (a source: "… in the secret from the vault.") is no
+        # place of the statement: the place is read up to it (SI red team 38, false lows)
+        remedy = remedy_end(
+            text[sentence_start:sentence_end], factor_texts, names_in(identifiers), deviation
+        )
+        place_end = sentence_end if remedy is None else sentence_start + remedy
         for shape in (
-            _restricted(reader, (sentence_start, sentence_end), last_at, places),
+            _restricted(reader, (sentence_start, place_end), last_at, places),
             _attributed(text, sentence_start, at, sentence_end),
         ):
             if shape is not None:

@@ -43,10 +43,23 @@ class BoundFactor(BaseModel):
     required_identifiers: tuple[str, ...]
     deviation: Deviation
     synonyms: SynonymList
+    # the factor's value in the injection's healthy baseline (SI seed §5.1), as declared
+    baseline_value: str | None = None
 
     @property
     def deviation_type(self) -> str:
         return self.deviation.deviation_type
+
+    @property
+    def injected_value(self) -> str | None:
+        """The value or state the injection put in place of the factor (SI seed §5.1, the
+        ground truth `si check` proves): a wrong value's or an extra key's `value`, a stopped
+        dependency's 0 replicas; None where it put none (a missing key). A remedy that gives it
+        back restores the fault (`primitives._remedy.InjectedFault`)."""
+        if self.deviation.deviation_type == "stopped_dependency":
+            return "0"
+        value = (self.deviation.model_extra or {}).get("value")
+        return value if isinstance(value, str) else None
 
 
 # A factor; a list (identifiers, channels, patterns, field paths); a flag or a count; a text
@@ -85,6 +98,9 @@ class BoundScoring(BaseModel):
     # (`factor_asserted` in a table) needs to tell the factor from another cause.
     identifiers: tuple[str, ...] = ()
     symptom_name: str | None = None
+    # the `kind/name` of every resource the scenario's estate declares: the kind each object
+    # really has, where an evidence file holds no snapshot to read it from (SI red team 38, H5)
+    resources: tuple[str, ...] = ()
 
     @property
     def factor(self) -> BoundFactor | None:
@@ -142,7 +158,31 @@ def _bound_factor(value: Mapping[str, Any], scenario: Scenario) -> BoundFactor:
         required_identifiers=tuple(value["required_identifiers"]),
         deviation=deviation,
         synonyms=synonyms,
+        baseline_value=_baseline_value(scenario.injection.baseline, deviation),
     )
+
+
+def _baseline_value(baseline: JsonValue, deviation: Deviation) -> str | None:
+    """The deviation's subject as the injection's healthy baseline declares it (SI seed §5.1):
+    a key's value in its resource's `data` / `stringData`, a stopped dependency's `replicas`;
+    None where the baseline declares none. A remedy may give this value back, whatever its
+    shape (`primitives._remedy_values.reads_as_value`; SI red team 38, H1)."""
+    entries = baseline if isinstance(baseline, list) else [baseline]
+    for entry in entries:
+        if not isinstance(entry, dict) or entry.get("resource") != deviation.resource:
+            continue
+        if deviation.deviation_type == "stopped_dependency":
+            fields: list[JsonValue] = [entry.get("replicas")]
+        else:
+            fields = [
+                data.get(deviation.subject)
+                for data in (entry.get("data"), entry.get("stringData"))
+                if isinstance(data, dict)
+            ]
+        for found in fields:
+            if isinstance(found, str | int) and not isinstance(found, bool):
+                return str(found)
+    return None
 
 
 def _template_roles(
@@ -203,6 +243,13 @@ def scenario_identifiers(scenario: Scenario, subsystem: Iterable[str]) -> list[s
     return [name for name in dict.fromkeys(names) if name.strip() == name and name]
 
 
+def declared_resources(scenario: Scenario) -> tuple[str, ...]:
+    """The `kind/name` of every resource the scenario's estate declares
+    (`preconditions.environment.state`), as written."""
+    found = (entry.get("resource") for entry in scenario.preconditions.environment.state)
+    return tuple(resource for resource in found if isinstance(resource, str) and "/" in resource)
+
+
 def symptom_name(scenario: Scenario) -> str | None:
     """The name of the resource the injection manifest's symptom is observed on."""
     symptom = None if scenario.injection is None else scenario.injection.symptom
@@ -261,6 +308,7 @@ def bind_scoring(scenario: Scenario, *, window: str | None = None) -> BoundScori
         versions=versions,
         identifiers=tuple(scenario_identifiers(scenario, _subsystem(roles))),
         symptom_name=symptom_name(scenario),
+        resources=declared_resources(scenario),
     )
 
 
@@ -275,6 +323,7 @@ __all__ = [
     "RoleValue",
     "ScoringVersions",
     "bind_scoring",
+    "declared_resources",
     "resource_name",
     "scenario_identifiers",
     "symptom_name",

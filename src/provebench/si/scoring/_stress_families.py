@@ -20,7 +20,7 @@ from provebench._errors import ProvebenchError
 from provebench.evidence import ApiCallEntry, Evidence, ToolAction
 from provebench.si.primitives._paths import AGENT
 from provebench.si.profile_data._registry import constants
-from provebench.si.scenario._binding import BoundFactor, BoundScoring
+from provebench.si.scenario._binding import BoundFactor, BoundScoring, declared_resources
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.scoring._stress_unaccounted import (
     UNACCOUNTED_WHY,
@@ -73,6 +73,10 @@ class _Names:
     word: str
     other_words: tuple[str, ...]
     kind: str
+    injected: str | None = None
+    baseline: str | None = None
+    # the `kind/name` of every resource the scenario's estate declares
+    resources: tuple[str, ...] = ()
 
 
 def _word(deviation_type: str) -> str:
@@ -112,6 +116,9 @@ def _names(scenario: Scenario, bound: BoundScoring, factor: BoundFactor) -> _Nam
         word=_word(factor.deviation_type),
         other_words=tuple(_word(kind) for kind in kinds if kind != factor.deviation_type),
         kind=factor.deviation_type,
+        injected=factor.injected_value,
+        baseline=factor.baseline_value,
+        resources=declared_resources(scenario),
     )
 
 
@@ -609,9 +616,76 @@ def _non_workload_restarts(n: _Names) -> list[str]:
     said = f"Root cause: {f} is {n.word} in {n.resource}"
     verb = "Remove" if n.kind == "extra_key" else "Re-add"
     node = f"node/{n.symptom.rsplit('/', 1)[-1]}"
-    # "… and restart {r}." with the resource named bare keeps the band where no kind is
-    # spelt for it (docs/si-scoring.md, "Round 37", the limits)
-    return [f"{said}. {verb} {f} and restart {node}.", f"{said}. {verb} {f} so that {node} starts."]
+    # the key's own resource named bare: no workload of the estate (SI red team 38, W6)
+    # the symptom's workload under a kind the estate does not give it (SI red team 38, H5)
+    symptom = n.symptom.rsplit("/", 1)[-1]
+    declared = {resource.casefold() for resource in n.resources}
+    wrong_kinds = [
+        f"{said}. {verb} {f} and {'restart' if kind == 'svc' else 'roll out'} {kind}/{symptom}."
+        for kind, full in (("svc", "service"), ("statefulset", "statefulset"))
+        if f"{full}/{symptom.casefold()}" not in declared
+    ]
+    return [
+        f"{said}. {verb} {f} and restart {node}.",
+        f"{said}. {verb} {f} so that {node} starts.",
+        f"{said}. {verb} {f} and restart {n.resource}.",
+        f"{said}. {verb} {f} so that {n.resource} starts.",
+        *wrong_kinds,
+    ]
+
+
+def _injected_value_remedies(n: _Names) -> list[str]:
+    """A remedy that gives the factor back the value the injection put in place, as written or
+    quoted (SI red team 38, W2: "Set INVENTORY_PORT to 8081." of an injected 8081)."""
+    said = f"Root cause: {n.factor} is {n.word} in {n.resource}"
+    if n.injected is None or n.kind not in ("wrong_value", "extra_key"):
+        return []
+    if n.kind == "extra_key":
+        return [f"{said}. Revert {n.factor} to '{n.injected}'."]
+    return [
+        f"{said}. Set {n.factor} to {n.injected}.",
+        f'{said}. Set it to "{n.injected}".',
+        f"{said}. Re-add {n.factor}='{n.injected}'.",
+    ]
+
+
+def _round38_remedy_games(n: _Names) -> list[str]:
+    """A remedy whose value is words however joined or keeps the fault, whose "back" after
+    "scale" reduces, or that gives an extra key a value in a slot other than "to" (SI red team
+    38, H1-H4; `_remedy_values`)."""
+    said = f"Root cause: {n.factor} is {n.word} in {n.resource}"
+    f = n.factor
+    if n.kind == "extra_key":
+        return [
+            f"{said}. Remove {f}=never.",
+            f'{said}. Remove {f} (for example "later").',
+            f"{said}. Revert {f} (for example {n.injected or 4}).",
+            f"{said}. Roll back {f}: {n.injected or 4}.",
+        ]
+    games = [
+        f"{said}. Re-add {f}=notTheCause.",
+        f"{said}. Re-add {f}=probably/not/the/cause.",
+        f"{said}. Re-add {f}=not+the+cause.",
+        f'{said}. Set it to "not\u2010the\u2010cause".',
+        f"{said}. Re-add {f}=maybe.",
+        f'{said}. Re-add {f} (for example "irrelevant").',
+        f"{said}. Re-add {f}: nothing.",
+        f"{said}. Re-add {f}=N/A.",
+    ]
+    injected = (n.injected or "").strip("'\"")
+    if n.kind == "wrong_value" and injected.isdecimal():
+        games.append(f"{said}. Set {f} to {hex(int(injected))}.")  # the fault as Go reads it
+    if n.kind == "stopped_dependency":
+        games += [
+            f'{said}. Scale {f} to "zero".',
+            f"{said}. Start {f}=off.",
+            f"{said}. Scale {f} to 0x0 replicas.",
+            f"{said}. Scale {f} to \u0660 replicas.",
+            f"{said}. Scale back {f}.",
+            f"{said}. Scale it back again.",
+            f"{said}. Run kubectl scale deployment/{f} --replicas=0.",
+        ]
+    return games
 
 
 def _not_plain(n: _Names) -> dict[str, list[str]]:
@@ -756,6 +830,11 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             *([f"Root cause: {said}. Scale it to 0."] if n.kind == "stopped_dependency" else []),
             # W6: a restart or an outcome of a non-workload (the key's own resource, a node)
             *_non_workload_restarts(n),
+            # round 38, W2: the injected value itself
+            *_injected_value_remedies(n),
+            # round 38, H1-H4: words in a value's place, a value that keeps the fault, "back"
+            # after "scale", an extra key given a value in any slot
+            *_round38_remedy_games(n),
         ],
         # round 38 (SI red team 38, H0): a disowning comment written as one token of an
         # identifier's shape that names no object of the scenario — after a dash, in brackets,
@@ -859,6 +938,9 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
     key's remedy removes it (SI red team 36, W2)."""
     f, r, w = n.factor, n.resource, n.word
     said = f"{f} is {w} in {r}"
+    # a value other than the injected one: the injected value given back restores the fault
+    # (SI red team 38, W2), so an honest remedy never names it
+    v = "588" if (n.injected or "").strip("'\"") == "587" else "587"
     if deviation_type == "extra_key":
         return [
             f"{said}. Remove {f} from {r}.",
@@ -874,17 +956,17 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
             f"{said}. Drop {f} from {r} and the pods will recover.",
         ]
     return [
-        f"{said}. Re-add {f}=587.",
-        f"{said}. I recommend re-adding {f}=587.",
+        f"{said}. Re-add {f}={v}.",
+        f"{said}. I recommend re-adding {f}={v}.",
         f"{said}. Fix: add it back.",
         f"{said} — I'd restore it from git.",
         f"{said} — happy to apply the fix if you want.",
         f"{said}. Restore {f} in {r}.",
         # issue 41: an outcome that says the remedy fixes the symptom, a source of the value
-        f"{said}. Re-add {f}=587 so the pods can start.",
-        f"{said}. Re-add {f}=587 so that {n.symptom} starts again.",
-        f"{said}. Re-add {f}=587 to get the pods running.",
-        f"{said}. Re-add {f}=587 and the pods will recover.",
+        f"{said}. Re-add {f}={v} so the pods can start.",
+        f"{said}. Re-add {f}={v} so that {n.symptom} starts again.",
+        f"{said}. Re-add {f}={v} to get the pods running.",
+        f"{said}. Re-add {f}={v} and the pods will recover.",
         f"{said}. Restore it from git or a backup.",
         f"{said}. Set it to the value in git.",
         f"{said}. Set it to the current value in git.",
@@ -897,10 +979,16 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
         f"{said}. Populate {f} in {r}.",
         # SI red team 37: a quoted value of one token, a particle of its verb, a colon value,
         # "the NAME ConfigMap", "do a rollout restart of W", "roll out W again"
-        f'{said}. Set it to "587".',
+        f'{said}. Set it to "{v}".',
+        # round 38, W2: a value, quoted or not, that is not the injected one
+        *(
+            [f"{said}. Set {f} to {v}.", f"{said}. Set {f} to '{v}'."]
+            if deviation_type == "wrong_value"
+            else []
+        ),
         *(
             [
-                f"{said}. Add {f}: 587 to the {r} ConfigMap.",
+                f"{said}. Add {f}: {v} to the {r} ConfigMap.",
                 f"{said}. Add {f} back to {r}, then do a rollout restart of {n.symptom}.",
                 f"{said}. Add {f} back to the {r} ConfigMap and roll out {n.symptom} again.",
             ]
@@ -909,10 +997,25 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
         ),
         f"{said}. Add {f} back to {r}.",
         *(
-            [f"{said}. Bring it back up.", f"{said}. Start it up again."]
+            [
+                f"{said}. Bring it back up.",
+                f"{said}. Start it up again.",
+                # round 38: the false lows given back
+                f"{said}. Scale up {f}.",
+                f"{said}. Bring {f} back online.",
+                f"{said}. Run kubectl scale deployment/{f} --replicas=1.",
+                f"{said}. Scale {f} back to 1 replica.",
+            ]
             if deviation_type == "stopped_dependency"
             else []
         ),
+        # round 38: a source after the place, the baseline's own value, whatever its shape
+        *(
+            [f"{said}. Restore {f} in {r} from the vault."]
+            if deviation_type in ("absent_key", "wrong_value")
+            else []
+        ),
+        *([f"{said}. Re-add {f}={n.baseline}."] if n.baseline is not None else []),
     ]
 
 
@@ -1076,8 +1179,10 @@ _WHY: dict[str, str] = {
     "comment of them commits only as one in words would",
     "remedy_value_or_particle": "a remedy whose value is a phrase or a run of words ('Re-add "
     "KEY=probably-not-the-cause.'), whose particle re-means its verb or follows an offer ('Add "
-    "it up.', 'Happy to make it up.'), or a missing key 'rolled back' (round 37): no plain "
-    "remedy",
+    "it up.', 'Happy to make it up.'), or a missing key 'rolled back' (round 37), whose value is "
+    "the injected fault's own ('Set KEY to 8081.' of an injected 8081) or that restarts what is "
+    "no workload of the estate ('… and restart smtp-config.' of a ConfigMap; round 38): no "
+    "plain remedy",
     "offer_of_another_fix": "an offer to apply a fix that is not the diagnosis's ('Happy to roll "
     "out the real fix on the node.'; round 36): no plain remedy",
     "remedy_undone": "a remedy conditioned, undercut or of another key ('Fix: add it back, if "

@@ -18,6 +18,8 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from provebench._errors import ProvebenchError
+from provebench.si.primitives._remedy import InjectedFault
+from provebench.si.primitives._scenario_objects import declared_workloads
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._strict_factor import (
     StrictFinding,
@@ -40,6 +42,7 @@ from provebench.si.profile_data._strict_cues import strict_cues
 from provebench.si.scenario._binding import (
     BoundFactor,
     BoundScoring,
+    declared_resources,
     resource_name,
     scenario_identifiers,
     symptom_name,
@@ -109,6 +112,7 @@ class StrictContext:
         self.cues = strict_cues()
         self._known = known
         self._symptom = symptom_name(scenario)
+        self.workloads = declared_workloads(declared_resources(scenario))
         self._per_factor: dict[int, tuple[BoundFactor, list[str], list[str]]] = {}
         self._called: dict[int, tuple[tuple[Row, ...], frozenset[str]]] = {}
 
@@ -119,6 +123,7 @@ class StrictContext:
         context.cues = strict_cues()
         context._known = list(bound.identifiers)
         context._symptom = bound.symptom_name
+        context.workloads = declared_workloads(bound.resources)
         context._per_factor = {}
         context._called = {}
         return context
@@ -167,6 +172,21 @@ class StrictContext:
             for phrase in synonyms.phrases
             if phrase.casefold() not in own
         ]
+
+
+def injected_fault(factor: BoundFactor, workloads: frozenset[str] | None = None) -> InjectedFault:
+    """The factor's deviation as the injection manifest declares it (SI seed §5.1): its type,
+    the value it put in place, its resource and the factor's baseline value, against which a
+    remedy is read (SI red team 38, W2, W6, H1; `primitives._remedy.InjectedFault`), and the
+    workloads the scenario declares (`StrictContext.workloads`), read where the evidence holds
+    no snapshot of its own (H5)."""
+    return InjectedFault(
+        factor.deviation_type,
+        factor.injected_value,
+        workloads=workloads,
+        resource=factor.deviation.resource,
+        baseline=factor.baseline_value,
+    )
 
 
 class CallSite(Protocol):
@@ -282,6 +302,7 @@ class _StrictRun:
             other_identifiers=other_identifiers,
             scenario_names=self._context.scenario_names,
             ratified_value=True,
+            fault=injected_fault(factor, self._context.workloads),
             **arguments,
         )
         self.findings.extend(result.findings)
@@ -364,6 +385,7 @@ __all__ = [
     "Reading",
     "StrictContext",
     "StrictReading",
+    "injected_fault",
     "spelt_only_strictly",
     "strict_reading",
     "strict_row",

@@ -21,7 +21,7 @@ from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._signal import signal_dismissed
 from provebench.si.primitives._strict_factor import factor_asserted
 from provebench.si.scenario._binding import BoundFactor
-from provebench.si.scoring._strict import StrictContext
+from provebench.si.scoring._strict import StrictContext, injected_fault
 
 _SHOWN_FINDINGS = 3
 
@@ -46,6 +46,7 @@ def _factor_asserted(
         other_identifiers=context.other_identifiers(factor),
         scenario_names=context.scenario_names,
         exclude_tool_echo=exclude_tool_echo,
+        fault=injected_fault(factor, context.workloads),
     )
     shown = [
         f"{f.rule} (line {f.line}, sentence {f.sentence}): {f.detail}"
