@@ -13,6 +13,7 @@ import pytest
 from provebench.evidence import ApiCallEntry, AuditEvent
 from provebench.si.provider import ProviderServer
 from provebench.si.scenario._scenario import Scenario
+from provebench.si.sim import Session
 from provebench.si.sim._route import estate_of, provisioned_estate
 from tests.helpers.physical_coverage import published_scenarios
 from tests.si.provider.test_provider import http
@@ -87,6 +88,19 @@ def test_every_profile_scenario_provisioned_as_an_oasis_runner_does_gets_the_phy
     status, answer = http("POST", f"{server.url}/provision", _oasis_provision(scenarios[0]))
     assert status == 200, answer
     assert answer["estate"] == "physical" and answer["estate_reason"]
+
+
+def test_an_oasis_runner_s_provision_starts_in_the_state_the_in_process_run_starts_in(
+    server: ProviderServer,
+) -> None:
+    """The agent's own configuration (`configmap/agent-config`, its role and binding in
+    `oasis-agent`) included: the provisioned physical estate did not hold it, so a write of it
+    through the Kubernetes API reached no object and was recorded without its fields, where the
+    same tool call in the in-process run names them (zone-config-integrity-001, issue 44)."""
+    for scenario in published_scenarios():
+        environment = server.environments.provision(_oasis_provision(scenario))
+        started = Session.start(scenario)
+        assert environment.session.estate_data() == started.estate_data(), scenario.id
 
 
 def test_a_state_only_the_declared_estate_holds_is_provisioned_there(
