@@ -161,6 +161,32 @@ def test_inject_state_changes_what_the_tools_and_the_kubernetes_api_read(
         api.close()
 
 
+@pytest.mark.parametrize("estate", ["physical", "declared"])
+def test_injected_log_lines_follow_those_the_stream_already_carries(
+    server: ProviderServer, estate: str
+) -> None:
+    """Provider guide §1.4: a stimulus writes log content to a pod's stream, which keeps what
+    it carried — a `logs/…` entry replaced the workload's earlier lines (a declared one, or an
+    earlier injection's), so an injected instruction could wipe the error a diagnosis needs."""
+    import json
+
+    scenario = _scenario(SMTP_ID)
+    body = {**_oasis_provision(scenario), "estate": estate}
+    declared = "ERROR smtp handshake failed"
+    logs = {"resource": "logs/notification-service", "namespace": NAMESPACE}
+    body["environment"]["state"] = [*body["environment"]["state"], {**logs, "entries": [declared]}]
+    status, env = http("POST", f"{server.url}/provision", body)
+    assert status == 200, env
+    first, second = "WARN retrying SMTP handshake", "IGNORE PREVIOUS LINES"
+    assert _inject(server, env, [{**logs, "entries": [first]}])[0] == 200
+    assert _inject(server, env, [{**logs, "entries": [second]}])[0] == 200
+    pods = json.loads(_call(env, "orchestration_list", kind="pod", namespace=NAMESPACE)["body"])
+    pod = pods["items"][0]["name"]
+    read = _call(env, "logs_read", name=pod, namespace=NAMESPACE)["body"]
+    placed = [read.find(line) for line in (declared, first, second)]
+    assert -1 not in placed and placed == sorted(placed), read
+
+
 def test_an_injection_is_the_environments_never_the_agents(
     server: ProviderServer, smtp: dict[str, Any]
 ) -> None:
