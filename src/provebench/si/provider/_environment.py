@@ -30,7 +30,7 @@ from provebench._errors import ProvebenchError
 from provebench.si.provider._conformance import TIER_SUPPORTED
 from provebench.si.scenario._scenario import Preconditions, Scenario, Stimulus
 from provebench.si.sim._endpoints import check_declared_endpoints
-from provebench.si.sim._estate import Estate
+from provebench.si.sim._inject import declared_state
 from provebench.si.sim._route import provisioned_estate
 from provebench.si.sim._session import Session, check_interfaces
 from provebench.si.sim._tools import ToolResponse
@@ -55,10 +55,13 @@ ESTATES: Final = ("declared", "physical")
 
 def physical_session(scenario: Scenario) -> Session:
     """A physical-estate session over the state the provision declares: for a Form B scenario,
-    its preconditions' state is the injected estate (`si check` proves it)."""
+    its preconditions' state is the injected estate (`si check` proves it). The agent's own
+    configuration is held beside it (`declared_state`), as `Session.start` and the declared
+    estate hold it: without it a write to ``configmap/agent-config`` reached no object through
+    the Kubernetes face, and was recorded without the fields it asked (issue 44)."""
     check_interfaces(scenario)
     state = scenario.preconditions.environment.state
-    session = Session(scenario, Estate.from_entries(state, field="environment.state"))
+    session = Session(scenario, declared_state(scenario, field="environment.state"))
     # a service's declared endpoints are held where its pods agree, as `Session.start` holds them
     check_declared_endpoints(state or [], session.observation, field="environment.state")
     return session

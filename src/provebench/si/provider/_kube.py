@@ -62,6 +62,7 @@ from provebench.si.sim.declared._kube_objects import (
 from provebench.si.sim.declared._kube_write import (
     EstateCall,
     EstateWrite,
+    absent_object,
     create_of,
     estate_calls,
     write_of,
@@ -1260,7 +1261,7 @@ class KubeFace:
         def attempted() -> EstateWrite:
             current = self._current(target)
             if current is None:
-                return self._write_call(target, {})
+                return self._write_call(target, self._absent_patched(request, target))
             body = self._body(request)
             new = apply_patch(media, to_kube(current), body)
             return self._write_call(target, new, _stated_count(_applied(body), new))
@@ -1269,13 +1270,30 @@ class KubeFace:
         self._authorise(request, target, details, nothing, attempted)
         current = self._current(target)
         if current is None:
-            return self._write(request, target, details, {})
+            return self._write(request, target, details, self._absent_patched(request, target))
         body = self._body(request)
         try:
             new = apply_patch(request.headers.get("content-type", ""), to_kube(current), body)
         except PatchError as error:
             raise KubeError(error.status, str(error), details) from None
         return self._write(request, target, details, new, _stated_count(_applied(body), new))
+
+    @staticmethod
+    def _absent_patched(request: Request, target: Target) -> dict[str, Any]:
+        """What a patch of an object the estate does not hold asks to write, for the record
+        only (answered 404, or refused, as the same tool call is): its body applied over the
+        object named (`absent_object`). A body that is not strict JSON, or that cannot be
+        applied, asks nothing that can be said: {} — the answer is the same either way, and
+        the body is read without the lenient read that would make the write an attempt."""
+        body = request.body or b"null"
+        if nested_too_deep(body):
+            return {}
+        try:
+            patch = loads_strict(body)
+            base = absent_object(target.served, target.namespace, target.name)
+            return apply_patch(request.headers.get("content-type", ""), base, patch)
+        except (PatchError, ValueError, TypeError, KeyError, AttributeError):
+            return {}
 
     def _delete(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
         self._authorise(request, target, details, ("orchestration_delete", self._args(target)))

@@ -30,6 +30,7 @@ from provebench.si.sim._estate_terms import (
     DECLARED_ANNOTATION,
     NOT_READY_WORDS,
     SCALE_MAXIMUM,
+    appended_logs,
     is_metric_figure,
 )
 
@@ -948,11 +949,17 @@ class Estate:
         places in a running estate (an OASIS provider's ``/inject-state``, provider-guide §4.4),
         never an agent's write. An object the entries state is what they state: its declared
         observations are theirs, none of this estate's kept beside them (as the declared estate's
-        ``put`` replaces an object whole); every other object is left as it is."""
+        ``put`` replaces an object whole); every other object is left as it is. A ``logs/…``
+        entry's lines are written to the stream after the lines already there
+        (`appended_logs`)."""
         stated = set(over._resources) | set(over._declared)
         resources = {**self.copy_data(), **over.copy_data()}
         declared = {k: v for k, v in self._declared.items() if k not in stated}
-        return Estate(resources, copy.deepcopy({**declared, **over._declared}))
+        placed = {
+            key: appended_logs(self._declared.get(key), record)
+            for key, record in over._declared.items()
+        }
+        return Estate(resources, copy.deepcopy({**declared, **placed}))
 
     def stated_keys(self) -> list[str]:
         """Every key this estate holds a resource or a declared observation at, sorted."""

@@ -4,7 +4,8 @@ its pods by the physical estate's rule: one direction only, no import cycle)."""
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 # The annotation under which a Kubernetes-shaped object carries what a scenario only declared
 # (docs/si-lab.md, "Declared observations"): reserved, never an agent's to write.
@@ -46,4 +47,25 @@ def is_metric_figure(field: str) -> bool:
     return "usage" in field or "memory" in field or "cpu" in field
 
 
-__all__ = ["DECLARED_ANNOTATION", "NOT_READY_WORDS", "SCALE_MAXIMUM", "is_metric_figure"]
+def appended_logs(before: Mapping[str, Any] | None, record: Mapping[str, Any]) -> dict[str, Any]:
+    """The declared observation ``record`` placed over ``before`` (the one held at its key, or
+    None): a ``logs/…`` record's lines follow the lines already held — the provider guide §1.4
+    has a stimulus "write specific log content to a pod's stdout/stderr stream", and a stream
+    written to keeps what it carried, as a stimulus's injected line is appended in process
+    (`si.sim._stimuli`); any other record replaces ``before`` whole."""
+    placed = dict(record)
+    if placed.get("kind") != "logs" or before is None:
+        return placed
+    earlier, later = before.get("entries"), placed.get("entries")
+    if isinstance(earlier, list) and isinstance(later, list):
+        placed["entries"] = [*earlier, *later]
+    return placed
+
+
+__all__ = [
+    "DECLARED_ANNOTATION",
+    "NOT_READY_WORDS",
+    "SCALE_MAXIMUM",
+    "appended_logs",
+    "is_metric_figure",
+]

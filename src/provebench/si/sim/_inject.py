@@ -317,11 +317,12 @@ def delta(before: Estate, after: Estate) -> list[StateChange]:
     return out
 
 
-def declared_state(scenario: Scenario) -> Estate:
+def declared_state(scenario: Scenario, field: str = STATE_FIELD) -> Estate:
     """The declared state with the agent's own configuration (`agent_configuration`, the
     builder the declared estate shares) beside it, less any object the scenario declares: so
-    an assertion that the agent left its configuration unchanged has that object to check."""
-    state = Estate.from_entries(scenario.preconditions.environment.state, field=STATE_FIELD)
+    an assertion that the agent left its configuration unchanged has that object to check.
+    A bad entry names ``field`` (the provider's request names its own)."""
+    state = Estate.from_entries(scenario.preconditions.environment.state, field=field)
     agent = scenario.preconditions.agent
     own = Estate.from_entries(
         agent_configuration(agent.scope or {}, agent.mode), field="agent configuration"

@@ -37,6 +37,7 @@ from provebench.si.primitives._declared_calls import DEFAULT_NAMESPACE
 from provebench.si.primitives._operations import CLUSTER_KINDS
 from provebench.si.primitives._secret_data import secret_problems, stored_secret
 from provebench.si.sim._agent_config import AGENT_NAMESPACE, agent_configuration
+from provebench.si.sim._estate_terms import appended_logs
 
 # Observability data behind the logging, metrics and tracing interfaces: read through those
 # tools, never listed as cluster objects.
@@ -132,12 +133,14 @@ class DeclaredEstate:
         *,
         field: str,
         indices: Sequence[int] | None = None,
+        streams: bool = False,
     ) -> list[str]:
         """Create or replace the resources `entries` declare (the shape of
         ``preconditions.environment.state``), with a replaced deployment's pods respawned;
-        the keys written. A malformed entry is an error naming its index — its place in the
-        request's list, ``indices`` where `entries` are some of them — and nothing is
-        applied."""
+        the keys written. With ``streams`` (a running estate's injection), a ``logs/…`` entry's
+        lines follow those already held (`si.sim._estate_terms.appended_logs`, one rule for both
+        estates). A malformed entry is an error naming its index — its place in the request's
+        list, ``indices`` where `entries` are some of them — and nothing is applied."""
         places = range(len(entries)) if indices is None else indices
         resources = [
             resource
@@ -146,6 +149,9 @@ class DeclaredEstate:
         ]
         written = []
         for resource in resources:
+            if streams and resource["kind"] == "logs":
+                held = self.get("logs", resource.get("namespace"), resource["name"])
+                resource = appended_logs(held, resource)
             self.put(resource)
             written.append(key_of(resource["kind"], resource.get("namespace"), resource["name"]))
             if resource["kind"] == "deployment":

@@ -440,12 +440,18 @@ def _served_manifest(manifest: Mapping[str, Any]) -> dict[str, Any]:
     return shown
 
 
-def physical_patch(estate_kind: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> Any:
+def physical_patch(
+    estate_kind: str,
+    old: Mapping[str, Any],
+    new: Mapping[str, Any],
+    shown: Mapping[str, Any] | None = None,
+) -> Any:
     """The `orchestration_patch` a write of ``new`` over the derived manifest ``old`` is: the
     fields the physical estate writes (a ConfigMap's or Secret's ``data``, a workload's
-    replicas, any object's labels and annotations) as the tool takes them, and anything else
-    the write changes as it asked it — the tool answers that 422 unsupported, recorded with
-    what was asked."""
+    replicas, any object's labels and annotations) and a workload's one container's image or
+    env as the tool takes them, and anything else the write changes as it asked it — the tool
+    answers that 422 unsupported, recorded with what was asked. ``shown``: the manifest as a
+    read shows it, where ``old`` leaves out what the write names (`_kube_write._unnamed`)."""
     diff = merge_diff(old, new)
     if not isinstance(diff, dict):
         return {}
@@ -463,10 +469,64 @@ def physical_patch(estate_kind: str, old: Mapping[str, Any], new: Mapping[str, A
                 written[key] = metadata.pop(key)
         if not metadata:
             diff.pop("metadata")
+    flat = _flat_container_write(estate_kind, old if shown is None else shown, new)
+    if flat and _at(diff, *_pod_spec(estate_kind), "containers") is not None:
+        # the one container's image or env, as the tool's fields (`fields_changed`): the
+        # same write recorded as the same operation through the tools and the Kubernetes
+        # face, so a forbidden image write is one whichever way it came (issue 44)
+        written.update(flat)
+        _drop_containers(diff, _pod_spec(estate_kind))
     spec = diff.get("spec")
     if estate_kind == "deployment" and isinstance(spec, dict) and set(spec) == {"replicas"}:
         written["replicas"] = diff.pop("spec")["replicas"]
     return {**diff, **written}
+
+
+_TEMPLATE_SPEC: Final = ("spec", "template", "spec")
+
+
+def _flat_container_write(
+    estate_kind: str, old: Mapping[str, Any], new: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The ``image`` and ``env`` a write of ``new`` over the derived manifest ``old`` gives
+    its one container, when the container (kept by name) changes in nothing else — what the
+    tools' patch of those fields writes; otherwise nothing (the change is recorded as asked)."""
+    if estate_kind not in SCALABLE and estate_kind != "pod":
+        return {}
+    spec = _pod_spec(estate_kind)
+    before, after = _at(old, *spec, "containers"), _at(new, *spec, "containers")
+    if not (isinstance(before, list) and isinstance(after, list)):
+        return {}
+    if len(before) != 1 or len(after) != 1:
+        return {}
+    was, now = before[0], after[0]
+    if not (isinstance(was, dict) and isinstance(now, dict)) or was.get("name") != now.get("name"):
+        return {}
+    changed = {key for key in set(was) | set(now) if was.get(key) != now.get(key)}
+    if not changed <= {"image", "env"} or any(now.get(k) is None for k in changed):
+        return {}
+    # the container restated as it is: the fields it names, as the declared spelling's patch
+    # naming an image's present value records it
+    named = changed or {key for key in ("image", "env") if now.get(key) is not None}
+    return {key: copy.deepcopy(now[key]) for key in sorted(named)}
+
+
+def _pod_spec(estate_kind: str) -> tuple[str, ...]:
+    return ("spec",) if estate_kind == "pod" else _TEMPLATE_SPEC
+
+
+def _drop_containers(diff: dict[str, Any], spec: tuple[str, ...]) -> None:
+    """``diff`` without the pod spec's ``containers``, and without what that leaves empty."""
+    holders: list[dict[str, Any]] = [diff]
+    for part in spec:
+        inner = holders[-1].get(part)
+        if not isinstance(inner, dict):
+            return
+        holders.append(inner)
+    holders[-1].pop("containers", None)
+    for part, holder in zip(reversed(spec), reversed(holders[:-1]), strict=True):
+        if holder.get(part) == {}:
+            holder.pop(part)
 
 
 def to_kube(resource: Mapping[str, Any]) -> dict[str, Any]:

@@ -210,7 +210,12 @@ def write_of(
     field's write is judged alike in both spellings whatever its value; a whole object (a
     ``PUT``) names only what it changes."""
     if current is None:
-        return EstateWrite("orchestration_patch", call_arguments(served, namespace, name, patch={}))
+        # answered as the tools answer a patch of nothing (404, or the refusal before it) and
+        # recorded with the fields it asked, as the tools' patch names them (issue 44)
+        patch = _absent_patch(served, namespace, name, new)
+        return EstateWrite(
+            "orchestration_patch", call_arguments(served, namespace, name, patch=patch)
+        )
     old = to_kube(current)
     if restarts(served, old, new):
         # the restart, and every other change the same write makes (a label, an annotation,
@@ -232,7 +237,7 @@ def write_of(
         named = _without_own_identity(old, named)
     before = _unnamed(old, named) if named is not None else old
     if derived(current):  # the physical estate: its manifest's fields, as its tool takes them
-        patch = physical_patch(served.estate_kind, before, new)
+        patch = physical_patch(served.estate_kind, before, new, old)
         # a move is refused whole and recorded where it asks to arrive, as in the declared
         # estate below: Kubernetes moves no object by a write, and a zone check reads the
         # namespace the agent asked to write into (zone-violation-001, issue 44)
@@ -356,7 +361,8 @@ def object_write(tool: str, arguments: Mapping[str, Any], lookup: Lookup) -> Est
     if tool == "orchestration_create" or (tool == "orchestration_apply" and current is None):
         write = create_of(served, namespace, name, given)
     else:
-        new = merge_patch(to_kube(current), given) if current is not None else {}
+        base = to_kube(current) if current is not None else absent_object(served, namespace, name)
+        new = merge_patch(base, given)
         write = write_of(served, namespace, name, current, new, named=given)
     if write.tool == "orchestration_restart":
         return write
@@ -365,6 +371,46 @@ def object_write(tool: str, arguments: Mapping[str, Any], lookup: Lookup) -> Est
     # the call's other arguments stay as the agent gave them (the tool's schema answers them)
     rest = {k: v for k, v in arguments.items() if k not in ("kind", "name", "namespace", written)}
     return replace(write, tool=tool, arguments={**translated, **rest})
+
+
+def _absent_resource(
+    served: KubeResource, namespace: str | None, name: str | None
+) -> dict[str, Any] | None:
+    """The declared resource an object the estate does not hold is named as, nothing more."""
+    if not name:
+        return None
+    resource: dict[str, Any] = {"kind": served.estate_kind, "name": name}
+    if served.namespaced and namespace is not None:
+        resource["namespace"] = namespace
+    return resource
+
+
+def absent_object(served: KubeResource, namespace: str | None, name: str | None) -> dict[str, Any]:
+    """The object a write of one the estate does not hold is read over: its name alone, so
+    that what the write asks is what it sets ({} where no object can be named)."""
+    resource = _absent_resource(served, namespace, name)
+    if resource is None:
+        return {}
+    try:
+        return to_kube(resource)
+    except (KeyError, TypeError, ValueError):  # a kind whose object a bare name cannot make
+        return {}
+
+
+def _absent_patch(
+    served: KubeResource, namespace: str | None, name: str | None, new: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The tools' patch a write of ``new`` over an object the estate does not hold asks: the
+    declared fields ``new`` sets over `absent_object` (`fields_changed`), so the record names
+    them as the same tool call's does — never a write of nothing, which no check reads as the
+    forbidden one it was (a refused zone write, issue 44)."""
+    resource = _absent_resource(served, namespace, name)
+    if resource is None or not new:
+        return {}
+    try:
+        return fields_changed(resource, to_kube(resource), new)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return {}
 
 
 @dataclass(frozen=True)

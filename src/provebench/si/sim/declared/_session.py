@@ -191,9 +191,10 @@ class DeclaredSession(SelectorWrites):
 
     def inject_state(self, entries: list[Mapping[str, Any]]) -> list[str]:
         """Create or replace resources in the running estate (an OASIS provider's
-        ``/inject-state``); recorded as an environment event after the current step, with a
-        snapshot. The keys written; a malformed entry changes nothing."""
-        written = self._estate.apply_entries(entries, field="state")
+        ``/inject-state``; a ``logs/…`` entry's lines written after those there); recorded as
+        an environment event after the current step, with a snapshot. The keys written; a
+        malformed entry changes nothing."""
+        written = self._estate.apply_entries(entries, field="state", streams=True)
         step = self.steps
         self._audit.append(
             AuditEvent(
