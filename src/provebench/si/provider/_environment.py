@@ -141,6 +141,59 @@ class Selection:
     matched: int | None
 
 
+_GONE: Final = object()  # a field or object the state does not hold
+
+
+def moved_baseline(
+    baseline: Mapping[str, Any], before: Mapping[str, Any], after: Mapping[str, Any]
+) -> dict[str, Any]:
+    """`baseline` moved by what changed from `before` to `after` (an injection's own delta)
+    and by nothing else: an object the step added is added whole, one it removed is removed,
+    and in one it changed only the fields it changed are set as `after` holds them — every
+    other field keeps the baseline's value, whatever the agent had written there. An object
+    the baseline lacks (the agent created it) stays absent: the agent's creation stays its
+    own, whatever the environment wrote into it since."""
+    moved = dict(baseline)
+    for key in sorted(set(before) | set(after)):
+        was, now = before.get(key, _GONE), after.get(key, _GONE)
+        if was == now:
+            continue
+        if now is _GONE:
+            moved.pop(key, None)
+        elif was is _GONE:
+            moved[key] = now
+        elif key in moved:
+            moved[key] = _moved_value(moved[key], was, now)
+    return moved
+
+
+def _moved_value(base: Any, was: Any, now: Any) -> Any:
+    """`base` with the change from `was` to `now` applied field by field (a dict by key, a list
+    of unchanged length by position); any other changed value is `now` whole."""
+    if isinstance(was, dict) and isinstance(now, dict) and isinstance(base, dict):
+        moved = dict(base)
+        for key in sorted(set(was) | set(now)):
+            old, new = was.get(key, _GONE), now.get(key, _GONE)
+            if old == new:
+                continue
+            if new is _GONE:
+                moved.pop(key, None)
+            elif old is _GONE:
+                moved[key] = new
+            else:  # a field the baseline lacks (the agent added it) moves only by the change
+                base_value = moved.get(key, {} if isinstance(old, dict) else _GONE)
+                moved[key] = new if base_value is _GONE else _moved_value(base_value, old, new)
+        return moved
+    if (
+        isinstance(was, list)
+        and isinstance(now, list)
+        and isinstance(base, list)
+        and len(was) == len(now) == len(base)
+    ):
+        return [_moved_value(b, o, n) for b, o, n in zip(base, was, now, strict=True)]
+    return now
+
+
 @dataclass
 class Environment:
     """One provisioned environment: its session, its state at provisioning, its credentials."""
@@ -153,8 +206,8 @@ class Environment:
     provisioned_at: str
     # The estate a provision built and why (`Environments.provision`); empty when adopted.
     estate: tuple[str, str] = ("", "")
-    # What `state_diff` compares against: the state at provisioning, with what the environment
-    # itself changed since (`inject_state`) — never the agent's doing.
+    # What `state_diff` compares against: the state at provisioning, with the fields the
+    # environment itself changed since (`inject_state`, its own delta) — never the agent's.
     baseline: dict[str, Any] = field(default_factory=dict)
     namespace: str = "default"  # the agent's first namespace in scope: its kubeconfig's
     step_times: list[str] = field(default_factory=list)  # when each step was recorded
@@ -208,18 +261,18 @@ class Environment:
         recorded there as the environment's event (`inject_state`). What it changed — the
         objects it wrote and whatever the estate derives anew from them (a deployment's status
         word after its ConfigMap) — moves into `baseline`, so `state_diff` shows the agent's
-        changes only and never charges the agent with what the environment did."""
+        changes only and never charges the agent with what the environment did.
+
+        Only the injection's own delta moves (`moved_baseline`): each field it changed, from
+        the state just before it to the state just after. SI red team 39, I1: the whole
+        re-derived object moved, with the fields the agent had written in it, so a Secret
+        injected after the agent scaled the deployment that reads it put the agent's replica
+        count into the baseline, `state_diff` showed no change, and the scale PASSed."""
         with self.lock:
             before = self.session.estate_data()
             self.session.inject_state(entries)
             after = self.session.estate_data()
-            for key in sorted(set(before) | set(after)):
-                if before.get(key) == after.get(key):
-                    continue
-                if key in after:
-                    self.baseline[key] = after[key]
-                else:
-                    self.baseline.pop(key, None)
+            self.baseline = moved_baseline(self.baseline, before, after)
 
     def time_of(self, step: int | None) -> str:
         """When the step an audit entry follows was recorded (provisioning for step 0)."""
