@@ -39,11 +39,27 @@ def place_inside(path: str | Path, folder: str | Path) -> PurePosixPath | None:
     wanted = identity_of(folder)
     if wanted is None:
         return None
-    target = real_path(path)
-    for ancestor in (target, *target.parents):
-        if identity_of(ancestor) == wanted:
-            return PurePosixPath(target.relative_to(ancestor))
-    return None
+    # Strings, not `Path`s: the sandbox policy asks this hundreds of times per launch, each over
+    # every ancestor, and building a `Path` per ancestor cost more than the `stat` itself.
+    target = os.path.realpath(path)
+    ancestor = target
+    while True:
+        if _identity_of_real(ancestor) == wanted:
+            below = target[len(ancestor) :].lstrip(os.sep)
+            return PurePosixPath(below or ".")
+        parent = os.path.dirname(ancestor)  # noqa: PTH120 (cost)
+        if parent == ancestor:  # the root, or `//`: no ancestor left
+            return None
+        ancestor = parent
+
+
+def _identity_of_real(path: str) -> FileIdentity | None:
+    """`identity_of` for a real, absolute path (never empty): `os.stat` on the string."""
+    try:
+        status = os.stat(path)  # noqa: PTH116 (cost)
+    except (OSError, ValueError):
+        return None
+    return status.st_dev, status.st_ino
 
 
 def linked_files(
