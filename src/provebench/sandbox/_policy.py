@@ -555,7 +555,11 @@ def shown_empty_caches() -> list[Path]:
     walk found (`_bytecode.environment_caches`): every launcher takes the digest before it
     builds a policy (`_manifest.checked_environment_digest`), so this walks only in a process
     that took none (a sealed SI agent built two policies first: two walks, a second of CPU).
-    One removed since is left out (there is nothing there to show, nor to mount over)."""
+    One removed since is left out (there is nothing there to show, nor to mount over).
+
+    Strings until the end, each made a `Path` once: a thousand folders at every policy built, and
+    `Path`s compared and tested one by one cost a launch 8 ms of CPU. Sorted as `Path`s sort
+    (by their parts), so the launch's mounts come in the same order."""
     found = environment_caches()
     if found is None:
         skipped = [os.path.realpath(path) for path in bytecode_skipped()]
@@ -565,10 +569,16 @@ def shown_empty_caches() -> list[Path]:
                 real = os.path.realpath(parent)
                 if any(real == out or real.startswith(out + os.sep) for out in skipped):
                     folders[:] = []
-                elif Path(parent).name == "__pycache__":
-                    found.append(Path(parent))
+                elif os.path.basename(parent) == "__pycache__":  # noqa: PTH119 (cost)
+                    found.append(os.path.normpath(parent))
                     folders[:] = []
-    return sorted({cache for cache in found if cache.is_dir()})
+    kept = {cache for cache in found if os.path.isdir(cache)}  # noqa: PTH112 (cost)
+    return [Path(cache) for cache in sorted(kept, key=_path_parts)]
+
+
+def _path_parts(path: str) -> list[str]:
+    """The key `Path`s of absolute, normalised paths sort by: their parts, in order."""
+    return path.split(os.sep)  # noqa: PTH206 (cost: a thousand of them per policy)
 
 
 def bytecode_roots() -> list[Path]:
