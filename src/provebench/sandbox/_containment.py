@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Iterator
-from pathlib import Path, PurePosixPath
+from pathlib import Path, PurePath, PurePosixPath
 
 FileIdentity = tuple[int, int]
 
@@ -113,6 +113,33 @@ def _files_under(root: str, left_out: set[str]) -> Iterator[str]:
             yield f"{folder}/{name}"
 
 
+def ancestor_identities(path: str | Path) -> frozenset[FileIdentity]:
+    """The identities of `path`'s real path and of each of its ancestors, one `stat` each:
+    `path` lies inside a folder (`lies_inside`) when the folder's identity is one of them. For a
+    path checked against many folders (`_policy.never_shown`: every host state folder, every
+    secret), which asked the same ancestors again for each folder."""
+    found: set[FileIdentity] = set()
+    ancestor = os.path.realpath(path)
+    while True:
+        identity = _identity_of_real(ancestor)
+        if identity is not None:
+            found.add(identity)
+        parent = os.path.dirname(ancestor)  # noqa: PTH120 (cost)
+        if parent == ancestor:
+            return frozenset(found)
+        ancestor = parent
+
+
+def spelled_inside(path: PurePath, folder: PurePath) -> bool:
+    """`path == folder or folder in path.parents`, by spelling (no file system asked), compared
+    part by part: `folder in path.parents` built a `Path` for each parent, and the sandbox policy
+    asks this of every path it checks against each system and host state folder."""
+    above = folder.parts
+    if not above:  # `.`: the last parent of every relative path, of no absolute one
+        return not path.anchor
+    return path.parts[: len(above)] == above
+
+
 def lies_inside(path: str | Path, folder: str | Path) -> bool:
     """Whether `path` is `folder` or lies inside it, by identity (`place_inside`)."""
     return place_inside(path, folder) is not None
@@ -120,10 +147,12 @@ def lies_inside(path: str | Path, folder: str | Path) -> bool:
 
 __all__ = [
     "FileIdentity",
+    "ancestor_identities",
     "files_by_identity",
     "identity_of",
     "lies_inside",
     "linked_files",
     "place_inside",
     "real_path",
+    "spelled_inside",
 ]

@@ -42,10 +42,12 @@ from provebench.sandbox._bytecode import (
 )
 from provebench.sandbox._containment import (
     FileIdentity,
+    ancestor_identities,
     identity_of,
     lies_inside,
     linked_files,
     real_path,
+    spelled_inside,
 )
 from provebench.sandbox._corpus_folders import corpus_folder_holding
 from provebench.sandbox._known_secrets import known_secrets
@@ -152,7 +154,7 @@ def absolute(path: str | Path) -> Path:
 
 
 def _under(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
+    return spelled_inside(path, folder)
 
 
 def _is_system(path: Path) -> bool:
@@ -215,11 +217,13 @@ def never_shown(path: Path) -> str | None:
     if pseudo is not None:
         return f"{pseudo}, a file system the kernel writes"
     real = real_path(path)
+    # `lies_inside(real, folder)` for each folder below, its ancestors asked once.
+    ancestors = ancestor_identities(real)
     for state in HOST_STATE_DIRS:
-        if _under(real, Path(state)) or lies_inside(real, state):
+        if _under(real, Path(state)) or identity_of(state) in ancestors:
             return f"lies in {state}, a folder of the host's configuration or state"
     for secret in hidden_from_every_candidate():
-        if lies_inside(real, secret):
+        if identity_of(secret) in ancestors:
             return f"lies inside {secret}, which a candidate may not see"
     corpus = corpus_folder_holding(real)
     if corpus is not None:
