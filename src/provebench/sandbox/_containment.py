@@ -96,9 +96,15 @@ def _files_by_identity(
                 status = os.lstat(path)
             except OSError:
                 continue
-            if stat.S_ISREG(status.st_mode) and (status.st_nlink > 1 or not only_linked):
-                where = Path(given, os.path.relpath(path, root)) if path != root else Path(given)
-                found.setdefault((status.st_dev, status.st_ino), where)
+            identity = (status.st_dev, status.st_ino)
+            if (
+                stat.S_ISREG(status.st_mode)
+                and (status.st_nlink > 1 or not only_linked)
+                and identity not in found
+            ):
+                # The walk's paths are `root` and what it joined below it: the part below is
+                # what follows `root` (`os.path.relpath`, without its cost per file).
+                found[identity] = Path(given, path[len(root) :].lstrip(os.sep))
     return found
 
 
