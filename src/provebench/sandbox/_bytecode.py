@@ -74,14 +74,14 @@ def forget_environment() -> None:
     _caches.clear()
 
 
-def environment_caches() -> list[Path] | None:
+def environment_caches() -> list[str] | None:
     """The `__pycache__` folders of provebench's environment that the digest's walk found, or
     None when this process computed no digest yet. No sandboxed Python reads them (it reads the
     held folder), yet one that clears `sys.pycache_prefix` could, and the host writes them as it
     runs (an operator's `python -O` broke every outstanding seal: pilot red team 31, A9): so the
     digest leaves them out and every sandbox shows them empty (`_policy.shown_empty_caches`),
     found by the walk the digest makes anyway, not by another walk per launch."""
-    return [Path(cache) for cache in _caches[0]] if _caches else None
+    return list(_caches[0]) if _caches else None
 
 
 def held_bytecode(roots: Iterable[Path], skipped: Iterable[Path]) -> Path | None:

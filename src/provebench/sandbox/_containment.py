@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable, Iterator
-from pathlib import Path, PurePosixPath
+from pathlib import Path, PurePath, PurePosixPath
 
 FileIdentity = tuple[int, int]
 
@@ -39,11 +39,27 @@ def place_inside(path: str | Path, folder: str | Path) -> PurePosixPath | None:
     wanted = identity_of(folder)
     if wanted is None:
         return None
-    target = real_path(path)
-    for ancestor in (target, *target.parents):
-        if identity_of(ancestor) == wanted:
-            return PurePosixPath(target.relative_to(ancestor))
-    return None
+    # Strings, not `Path`s: the sandbox policy asks this hundreds of times per launch, each over
+    # every ancestor, and building a `Path` per ancestor cost more than the `stat` itself.
+    target = os.path.realpath(path)
+    ancestor = target
+    while True:
+        if _identity_of_real(ancestor) == wanted:
+            below = target[len(ancestor) :].lstrip(os.sep)
+            return PurePosixPath(below or ".")
+        parent = os.path.dirname(ancestor)  # noqa: PTH120 (cost)
+        if parent == ancestor:  # the root, or `//`: no ancestor left
+            return None
+        ancestor = parent
+
+
+def _identity_of_real(path: str) -> FileIdentity | None:
+    """`identity_of` for a real, absolute path (never empty): `os.stat` on the string."""
+    try:
+        status = os.stat(path)  # noqa: PTH116 (cost)
+    except (OSError, ValueError):
+        return None
+    return status.st_dev, status.st_ino
 
 
 def linked_files(
@@ -80,9 +96,15 @@ def _files_by_identity(
                 status = os.lstat(path)
             except OSError:
                 continue
-            if stat.S_ISREG(status.st_mode) and (status.st_nlink > 1 or not only_linked):
-                where = Path(given, os.path.relpath(path, root)) if path != root else Path(given)
-                found.setdefault((status.st_dev, status.st_ino), where)
+            identity = (status.st_dev, status.st_ino)
+            if (
+                stat.S_ISREG(status.st_mode)
+                and (status.st_nlink > 1 or not only_linked)
+                and identity not in found
+            ):
+                # The walk's paths are `root` and what it joined below it: the part below is
+                # what follows `root` (`os.path.relpath`, without its cost per file).
+                found[identity] = Path(given, path[len(root) :].lstrip(os.sep))
     return found
 
 
@@ -97,6 +119,33 @@ def _files_under(root: str, left_out: set[str]) -> Iterator[str]:
             yield f"{folder}/{name}"
 
 
+def ancestor_identities(path: str | Path) -> frozenset[FileIdentity]:
+    """The identities of `path`'s real path and of each of its ancestors, one `stat` each:
+    `path` lies inside a folder (`lies_inside`) when the folder's identity is one of them. For a
+    path checked against many folders (`_policy.never_shown`: every host state folder, every
+    secret), which asked the same ancestors again for each folder."""
+    found: set[FileIdentity] = set()
+    ancestor = os.path.realpath(path)
+    while True:
+        identity = _identity_of_real(ancestor)
+        if identity is not None:
+            found.add(identity)
+        parent = os.path.dirname(ancestor)  # noqa: PTH120 (cost)
+        if parent == ancestor:
+            return frozenset(found)
+        ancestor = parent
+
+
+def spelled_inside(path: PurePath, folder: PurePath) -> bool:
+    """`path == folder or folder in path.parents`, by spelling (no file system asked), compared
+    part by part: `folder in path.parents` built a `Path` for each parent, and the sandbox policy
+    asks this of every path it checks against each system and host state folder."""
+    above = folder.parts
+    if not above:  # `.`: the last parent of every relative path, of no absolute one
+        return not path.anchor
+    return path.parts[: len(above)] == above
+
+
 def lies_inside(path: str | Path, folder: str | Path) -> bool:
     """Whether `path` is `folder` or lies inside it, by identity (`place_inside`)."""
     return place_inside(path, folder) is not None
@@ -104,10 +153,12 @@ def lies_inside(path: str | Path, folder: str | Path) -> bool:
 
 __all__ = [
     "FileIdentity",
+    "ancestor_identities",
     "files_by_identity",
     "identity_of",
     "lies_inside",
     "linked_files",
     "place_inside",
     "real_path",
+    "spelled_inside",
 ]

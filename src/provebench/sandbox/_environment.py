@@ -183,11 +183,12 @@ def tracked_files(package: Path) -> set[str] | None:
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    root = Path(top.stdout.strip())
+    root = str(Path(top.stdout.strip())).rstrip(os.sep)  # `/` (a checkout at the root): empty
     names = [n for n in listed.stdout.decode("utf-8", "surrogateescape").split("\0") if n]
     if not names:
         return None
-    return {os.path.normpath(root / name) for name in names}
+    # Joined as text: normpath makes of it what it made of `root / name`, without a Path each.
+    return {os.path.normpath(f"{root}/{name}") for name in names}
 
 
 # What a CPython installation keeps beside its standard modules in `lib/pythonX.Y` and

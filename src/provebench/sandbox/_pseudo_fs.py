@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from provebench.sandbox._containment import real_path
+from provebench.sandbox._containment import real_path, spelled_inside
 
 # Where the kernel's own file systems are mounted on every Linux host, by path: the spelling
 # (`/proc/self/fd/3` resolves to the file it names) and the real path are both checked.
@@ -29,7 +29,7 @@ MOUNTINFO = Path("/proc/self/mountinfo")
 
 
 def _under(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
+    return spelled_inside(path, folder)
 
 
 def _mounted_types() -> dict[int, str]:

@@ -1,19 +1,31 @@
 """Progress on stderr, never in the scored output: a rich bar on a terminal, plain lines
-otherwise — one per cycle of a laboratory run, one per importer of the red team."""
+otherwise — one per cycle of a laboratory run, one per importer of the red team.
+
+rich is imported only where a bar is drawn: a run whose stderr is no terminal (a log, CI, every
+command a test launches) writes plain lines and does not pay the import (about 15 ms of CPU).
+"""
 
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class RichProgress:
     """Cycles done (bar), events applied and errors answered to the importer (counters)."""
 
     def __init__(self, console: Console) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
         self._progress = Progress(
             TextColumn("cycles"),
             BarColumn(),
@@ -65,6 +77,8 @@ class LineProgress:
 
 def progress_for_stderr() -> RichProgress | LineProgress:
     if sys.stderr.isatty():
+        from rich.console import Console
+
         return RichProgress(Console(stderr=True))
     return LineProgress(sys.stderr)
 
@@ -73,6 +87,14 @@ class RichRedteamProgress:
     """Importers done (bar; the reference and one per attack) and the last one's verdict."""
 
     def __init__(self, console: Console) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
         self._progress = Progress(
             TextColumn("red team"),
             BarColumn(),
@@ -117,6 +139,8 @@ class LineRedteamProgress:
 
 def redteam_progress_for_stderr() -> RichRedteamProgress | LineRedteamProgress:
     if sys.stderr.isatty():
+        from rich.console import Console
+
         return RichRedteamProgress(Console(stderr=True))
     return LineRedteamProgress(sys.stderr)
 
