@@ -1229,8 +1229,9 @@ _WHY: dict[str, str] = {
     "KEY=probably-not-the-cause.'), whose particle re-means its verb or follows an offer ('Add "
     "it up.', 'Happy to make it up.'), or a missing key 'rolled back' (round 37), whose value is "
     "the injected fault's own ('Set KEY to 8081.' of an injected 8081) or that restarts what is "
-    "no workload of the estate ('… and restart smtp-config.' of a ConfigMap; round 38): no "
-    "plain remedy",
+    "no workload of the estate ('… and restart smtp-config.' of a ConfigMap; round 38), whose "
+    "value is not of the factor's type ('Set KEY to 0s.' of a port, '2147483648 replicas'), "
+    "or that scales another kind or renames an extra key (round 39): no plain remedy",
     "offer_of_another_fix": "an offer to apply a fix that is not the diagnosis's ('Happy to roll "
     "out the real fix on the node.'; round 36): no plain remedy",
     "remedy_undone": "a remedy conditioned, undercut or of another key ('Fix: add it back, if "
