@@ -491,6 +491,23 @@ def _judged_back(channel: ChannelText, first: int, own: Sequence[str]) -> list[U
     return found
 
 
+def _in_plain_remedy(
+    channel: ChannelText,
+    aside: Unplain,
+    own: Sequence[str],
+    names: SceneNames,
+    deviation: RemedyDeviation,
+) -> bool:
+    """Whether `aside` is part of a plain remedy of the factor, whose closed grammar reads it
+    ("Scale orders-db to 1 replica (the baseline)." where 1 is the declared baseline; SI red
+    team 39, false lows: `_remedy._plain_rest`)."""
+    sentence = channel.sentence_containing(aside.start, aside.end)
+    if sentence is None:
+        return False
+    said = channel.text[sentence.start : sentence.end]
+    return is_remedy(said, own, names_in(names.identifiers), deviation)
+
+
 def unplain_shapes(
     channel: ChannelText,
     original: str,
@@ -522,7 +539,11 @@ def unplain_shapes(
     found = [
         *_marks(text),
         *[shape for shape in tags if shape.start < first],
-        *_asides(text, original, names, first, to_original),
+        *[
+            shape
+            for shape in _asides(text, original, names, first, to_original)
+            if not _in_plain_remedy(channel, shape, own, names, deviation)
+        ],
         *_judged_back(channel, first, own),
     ]
     sentences = channel.sentences

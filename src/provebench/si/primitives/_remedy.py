@@ -63,7 +63,12 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from provebench._lazy_pattern import lazy_pattern
-from provebench.si.primitives._remedy_values import keeps_fault, reads_as_value
+from provebench.si.primitives._remedy_values import (
+    keeps_fault,
+    reads_as_value,
+    same_value,
+    value_kind,
+)
 from provebench.si.primitives._scenario_objects import fold_name
 
 
@@ -83,13 +88,16 @@ class InjectedFault:
     (`configmap/smtp-config`), never a workload where its kind is none, however the answer
     spells it, estate or not. `baseline` is the factor's value in the injection's healthy
     baseline (`BoundFactor.baseline_value`), a value a remedy may give whatever its shape (SI
-    red team 38, H1: `_remedy_values.reads_as_value`)."""
+    red team 38, H1: `_remedy_values.reads_as_value`) and whose type every value a remedy gives
+    must have (SI red team 39, V1-V3: `_remedy_values.value_kind`). `subject` is the
+    deviation's subject (`INVENTORY_PORT`): a key named as a port holds a port."""
 
     deviation_type: str
     injected: str | None = None
     workloads: frozenset[str] | None = None
     resource: str | None = None
     baseline: str | None = None
+    subject: str | None = None
 
 
 # what the remedy reader is told of the deviation: its type alone, or the fault as injected
@@ -155,7 +163,12 @@ def _opening(verb: str) -> str:
 _ADDING = lazy_pattern(_opening(_ADDING_VERB), re.IGNORECASE)
 _RE_ADDING = lazy_pattern(_opening(_PUTTING_BACK_VERB), re.IGNORECASE)
 _REMOVING = lazy_pattern(_opening(_REMOVING_VERB), re.IGNORECASE)
-_ANY_REMEDY = lazy_pattern(_opening(f"{_ADDING_VERB}|{_REMOVING_VERB}"), re.IGNORECASE)
+# a verb that keeps the key under another name or in another place (SI red team 39, V3: "Rename
+# LEGACY_SHARD_COUNT to SHARD_COUNT." keeps an unknown key): a remedy's shape, never a remedy
+_MOVING_VERB = r"(?:renam|mov|relocat|migrat|copy|copie|duplicat)\w*\b"
+_ANY_REMEDY = lazy_pattern(
+    _opening(f"{_ADDING_VERB}|{_REMOVING_VERB}|{_MOVING_VERB}"), re.IGNORECASE
+)
 # what may stand between the verb and its object ("add back SMTP_PORT", "restore the missing
 # key SMTP_PORT"), and a word for the factor's kind that is the object itself ("re-add the key")
 _BEFORE_OBJECT = lazy_pattern(
@@ -184,8 +197,18 @@ def plain_value(
     duration, a quantity, a version, an address, or the factor's own baseline value
     (`_remedy_values.reads_as_value`; SI red team 38, H1), never a word or words however
     joined (SI red team 37, W3: "probably-not-the-cause"; SI red team 38, H1:
-    "notTheCause", "probably/not/the/cause", "maybe")."""
-    return reads_as_value(token, None if fault is None else fault.baseline, names_object)
+    "notTheCause", "probably/not/the/cause", "maybe"), and of the type of the factor's value
+    (`_remedy_values.value_kind`; SI red team 39, V1, V2: "0s", "0.0.0.0", "checkout-config"
+    or "65536" of a port, "2147483648" replicas)."""
+    if fault is None:
+        return reads_as_value(token, None, names_object)
+    kind = value_kind(
+        fault.baseline,
+        fault.subject,
+        fault.deviation_type in _STOPPED_TYPES,
+        names_object,
+    )
+    return reads_as_value(token, fault.baseline, names_object, kind)
 
 
 _TOKEN = lazy_pattern(r"[A-Za-z0-9][\w.:/-]*[A-Za-z0-9]|[A-Za-z0-9]")
@@ -346,7 +369,9 @@ _PLAIN_REST = lazy_pattern(
     r"\s*\((?:for\s+example|e\.g\.,?|say|such\s+as)?\s*(?P<value_eg>[-+]?\d[\w.:/-]*|"
     r"[\"'`“‘][^\s\"'`”’]+[\"'`”’])\)|"
     r"\s+to\s+(?P<value_to>[-+]?\d[\w.:/-]*|[\"'`“‘][^\s\"'`”’]+[\"'`”’])"
-    r"(?:\s+(?:replicas?|pods?|instances?))?)?"
+    r"(?:\s+(?:replicas?|pods?|instances?))?"
+    # the value said to be the baseline ("to 1 replica (the baseline)"), checked against it
+    r"(?P<baseline_said>\s*\((?:the|its)\s+(?:healthy\s+)?baseline(?:\s+value)?\))?)?"
     r"(?P<again>(?:\s+(?:back|again)){0,2})"
     # where: the factor's own resource ("to configmap/smtp-config"), or its kind or the cluster
     # after an article ("in the secret", "in the cluster")
@@ -420,7 +445,36 @@ def _restores_fault(value: str, fault: InjectedFault | None) -> bool:
     value at all (`plain_value`)."""
     if fault is None:
         return False
-    return keeps_fault(value, fault.injected, fault.deviation_type in _STOPPED_TYPES)
+    return keeps_fault(
+        value, fault.injected, fault.deviation_type in _STOPPED_TYPES, fault.baseline
+    )
+
+
+# the verbs whose "to" gives the value, never a place ("Set K to V", "Scale W to N", "Revert K
+# to V"); "Re-add K to configmap/R" and "Move …" put it somewhere (SI red team 39, V1)
+_VALUE_TO_VERBS = lazy_pattern(r"(?:re-?set|set|scal|revert|roll\s+back|chang)", re.IGNORECASE)
+
+
+def _gives_place_as_value(found: re.Match[str], verb: str | None) -> bool:
+    """Whether the place `_PLAIN_REST` found is the value a setting verb gives: "to" and a bare
+    name after "set", "scale", "revert" (no article, no kind: "set it in the configmap")."""
+    return (
+        verb is not None
+        and _VALUE_TO_VERBS.match(verb) is not None
+        and (found.group("preposition") or "").casefold() == "to"
+        and found.group("place") is not None
+        and found.group("article") is None
+        and found.group("kind") is None
+        and found.group("back_to") is None
+    )
+
+
+def _is_baseline(value: str, fault: InjectedFault | None) -> bool:
+    """Whether `value` is the factor's declared baseline value, as written or as a number
+    ("Scale orders-db to 1 replica (the baseline)."; SI red team 39, false lows)."""
+    if fault is None or fault.baseline is None:
+        return False
+    return same_value(value, fault.baseline)
 
 
 def _plain_rest(
@@ -440,10 +494,17 @@ def _plain_rest(
         return False
     values = [found.group(group) for group in ("value_is", "value_eg", "value_to")]
     given = [value for value in values if value is not None]
+    if _gives_place_as_value(found, verb):
+        # "Set INVENTORY_PORT to checkout-config.": after a verb that sets a value, "to" gives
+        # the value, and a name of the scenario there is read as one (SI red team 39, V1)
+        given.append(found.group("place"))
     if not all(plain_value(value, fault, names_object) for value in given):
         return False  # words in a value's place (SI red team 37, W3; SI red team 38, H1)
     if any(_restores_fault(value, fault) for value in given):
         return False  # the fault itself (SI red team 38, W2, H2)
+    said_baseline = found.group("baseline_said") is not None
+    if said_baseline and not _is_baseline(found.group("value_to"), fault):
+        return False  # "(the baseline)" of a value that is not the factor's baseline
     deviation = None if fault is None else fault.deviation_type
     if deviation in _REMOVED_TYPES and given:
         # "Revert LEGACY_SHARD_COUNT to 4.", "(for example 4)", ": 4" keep the extra key with
@@ -465,7 +526,7 @@ def _plain_rest(
         and (found.group("kind") is None or found.group("article") is None)
     ):
         return False  # a place is the factor's resource, or "the configmap", "its secret"
-    place = found.group("place")
+    place = None if _gives_place_as_value(found, verb) else found.group("place")
     if place is not None and fold_name(place.rsplit("/", 1)[-1]) not in {
         fold_name(name.rsplit("/", 1)[-1]) for name in names
     }:
@@ -541,10 +602,26 @@ def _workloads(
 # what follows it is read by `_PLAIN_REST`; no namespace or other flag (fail closed)
 _KUBECTL_SCALE = lazy_pattern(
     r"\W*(?:run\s+|execute\s+)?[`'\"]?kubectl\s+scale\s+"
-    r"(?:deployments?|deploy|statefulsets?|sts)/(?P<name>[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)\s+"
+    r"(?P<kind>deployments?|deploy|statefulsets?|sts)/(?P<name>[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)\s+"
     r"--replicas(?:=|\s+)(?P<count>[^\s`'\"]+?)[`'\"]?(?=[\s.!]*(?:\s|\Z))",
     re.IGNORECASE,
 )
+
+
+def _scales_its_kind(kind: str, name: str, fault: InjectedFault) -> bool:
+    """Whether a kubectl scale command's kind is the stopped dependency's real kind (SI red team
+    39, V3: "kubectl scale statefulset/orders-db" of a deployment scales nothing that exists):
+    the estate's where it is at hand, else the kind of the deviation's resource."""
+    spelt = _WORKLOAD_KINDS[kind.casefold()]
+    held = {
+        entry.rpartition("/")[0]
+        for entry in fault.workloads or ()
+        if entry.rpartition("/")[2] == fold_name(name)
+    } - {""}
+    if held:
+        return spelt in held
+    own_kind = (fault.resource or "").rpartition("/")[0].casefold()
+    return not own_kind or _WORKLOAD_KINDS.get(own_kind) == spelt
 
 
 def _kubectl_scale(
@@ -555,6 +632,8 @@ def _kubectl_scale(
     if found is None or fold_name(found.group("name")) not in {
         fold_name(own.rsplit("/", 1)[-1]) for own in factor
     }:
+        return None
+    if not _scales_its_kind(found.group("kind"), found.group("name"), fault):
         return None
     count = found.group("count")
     if not plain_value(count, fault, names_object) or _restores_fault(count, fault):

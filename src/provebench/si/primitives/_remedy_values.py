@@ -20,9 +20,27 @@ Anything else — a word, or words however joined — is no value
 NFKC, so a full-width `０` is `0`, and the shapes are ASCII, so `٠` (Arabic-Indic zero) is no
 value.
 
+A value is typed by the factor's baseline (SI red team 39, V1-V3; `value_kind`): the shapes
+above are what a value may look like, the baseline says what this factor's value is, and a value
+of another type gives the factor no working value ("Set INVENTORY_PORT to 0s.", "to 0.0.0.0",
+"to checkout-config" of a port whose baseline is 8080):
+- a port (a key named `…_PORT` whose baseline, if any, is an integer): an integer 1-65535, or
+  an address (`10.0.0.1:587`) whose port is one and not the injected port;
+- a stopped dependency's replica count: an integer as kubectl reads one, 1 to 2^31-1 (the API
+  server's int32 refuses `2147483648`);
+- an integer, a decimal, a duration, a quantity or a version only where the baseline is one (a
+  quantity's baseline takes a plain number too, which is a quantity);
+- an address where the baseline is one (an IPv4 address, a `host:port`, or a name of the
+  scenario's objects as a host): an object of the scenario as a host only there, and a port in
+  it 1-65535;
+- a baseline of words (a secret's value) takes any shape above but an object of the scenario; a
+  factor of no declared baseline any shape (the types cannot be known: a limit).
+
 A value that keeps the fault (SI red team 38, H2) is no remedy either: the value the injection
-put in place, read as Go reads a number (`0x1F91` is 8081) and as a decimal (`8081.0`), and of a
-stopped dependency any count that is not one replica or more (`0x0`, `0o0`, `-1`, `0.1`).
+put in place, read as Go reads a number (`0x1F91` is 8081), as a decimal (`8081.0`) and as a
+Kubernetes quantity (`8.081k` is 8081; SI red team 39, V1), an address whose port is the
+injected port where the injection changed the port, and of a stopped dependency any count that
+is not one replica or more (`0x0`, `0o0`, `-1`, `0.1`).
 """
 
 from __future__ import annotations
@@ -30,6 +48,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
 
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._go_int import flag_int
@@ -81,45 +100,182 @@ def _is_address(bare: str, names_object: Callable[[str], bool]) -> bool:
     return _PORT.match(port) is not None and _is_host(host, names_object)
 
 
+# the bounds of what the factor's value is (SI red team 39, V1, V2): a TCP port, and a replica
+# count as the API server stores it (`int32`)
+_PORT_RANGE = range(1, 65536)
+_INT32_MAX = 2**31 - 1
+# a key that holds a port ("INVENTORY_PORT", "smtp.port"): its value is a port number
+_PORT_NAME = lazy_pattern(r"(?:\A|[_.-])port\Z", re.IGNORECASE | re.ASCII)
+_INTEGER = lazy_pattern(r"[-+]?[0-9]+\Z", re.ASCII)
+_DURATION_VALUE = lazy_pattern(rf"{_DURATION}\Z", re.ASCII)
+_QUANTITY_VALUE = lazy_pattern(rf"{_QUANTITY}\Z", re.ASCII)
+_VERSION_VALUE = lazy_pattern(rf"(?:{_VERSION})\Z", re.ASCII)
+# a Kubernetes quantity as `resource.ParseQuantity` reads it: a signed decimal, then a binary
+# or decimal SI suffix or a decimal exponent ("8.081k" is 8081, "8081m" is 8.081, "8.081e3")
+_KUBE_QUANTITY = lazy_pattern(
+    r"(?P<number>[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
+    r"(?P<suffix>[KMGTPE]i|[mkMGTPE]|[eE][-+]?[0-9]{1,3})?\Z",
+    re.ASCII,
+)
+_BINARY = {"Ki": 1, "Mi": 2, "Gi": 3, "Ti": 4, "Pi": 5, "Ei": 6}
+_DECIMAL_SI = {"m": -3, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+
+
+def _integer(bare: str) -> int | None:
+    """An integer as kubectl's flag parser (`flag_int`) or a decimal reads it."""
+    number = flag_int(bare)
+    if number is None and _INTEGER.match(bare) is not None:
+        number = int(bare)
+    return number
+
+
+def value_kind(
+    baseline: str | None,
+    subject: str | None = None,
+    stopped: bool = False,
+    names_object: Callable[[str], bool] = lambda _: False,
+) -> str | None:
+    """What the factor's value is (module docstring; SI red team 39, V1-V3): "count" of a
+    stopped dependency, "port" of a key named as one, else the type of its baseline value
+    ("integer", "number", "duration", "quantity", "version", "address", or "text" for words);
+    None where no baseline is declared (any value's shape is read)."""
+    if stopped:
+        return "count"
+    bare = None if baseline is None else unicodedata.normalize("NFKC", baseline).strip()
+    named_port = subject is not None and _PORT_NAME.search(subject) is not None
+    if named_port and (bare is None or _INTEGER.match(bare) is not None):
+        return "port"
+    if bare is None:
+        return None
+    for kind, shape in (
+        ("integer", _INTEGER),
+        ("number", _DECIMAL),
+        ("address", _IPV4),
+        ("duration", _DURATION_VALUE),
+        ("quantity", _QUANTITY_VALUE),
+        ("version", _VERSION_VALUE),
+    ):
+        if shape.match(bare) is not None:
+            return kind
+    host = bare.rpartition(":")[0] if ":" in bare else bare
+    hostlike = "." in host or ":" in bare or names_object(host)
+    if bare.isascii() and hostlike and _is_address(bare, lambda _: True):
+        return "address"
+    return "text"
+
+
+def _is_port(bare: str) -> bool:
+    number = _integer(bare)
+    return number is not None and number in _PORT_RANGE
+
+
+def _of_kind(bare: str, kind: str | None, names_object: Callable[[str], bool]) -> bool:
+    """Whether `bare`, of a value's shape, is a value of the factor's type `kind`."""
+    if kind == "port":
+        # a port, or an address whose port is one ("10.0.0.1:587"; `keeps_fault` reads it)
+        port = _port_of(bare)
+        if port is None:
+            return _is_port(bare)
+        return _is_port(port) and _is_address(bare, names_object)
+    if kind in ("count", "integer"):
+        return _integer(bare) is not None
+    if kind == "number":
+        return _is_number(bare)
+    if kind == "duration":
+        return _DURATION_VALUE.match(bare) is not None
+    if kind == "quantity":
+        return _QUANTITY_VALUE.match(bare) is not None or _is_number(bare)
+    if kind == "version":
+        return _VERSION_VALUE.match(bare) is not None
+    if kind == "address":
+        port = _port_of(bare)
+        return _is_address(bare, names_object) and (port is None or _is_port(port))
+    # words (a secret's value), or no baseline at all: a value's shape; an object of the
+    # scenario only where no baseline says what the value is
+    hosts = (lambda _: False) if kind == "text" else names_object
+    return _is_number(bare) or _MEASURE.match(bare) is not None or _is_address(bare, hosts)
+
+
 def reads_as_value(
-    token: str, baseline: str | None = None, names_object: Callable[[str], bool] = lambda _: False
+    token: str,
+    baseline: str | None = None,
+    names_object: Callable[[str], bool] = lambda _: False,
+    kind: str | None = None,
 ) -> bool:
-    """Whether `token`, a value a remedy gives the factor, is of a value's shape (module
-    docstring), or the factor's own baseline value `baseline` exactly as declared; a name of
-    the scenario (`names_object`) may stand as a host."""
+    """Whether `token`, a value a remedy gives the factor, is of a value's shape and of the
+    factor's type `kind` (`value_kind`; module docstring), or the factor's own baseline value
+    `baseline` exactly as declared; a name of the scenario (`names_object`) may stand as a
+    host where the value is an address."""
     if baseline is not None and _bare(token) == unicodedata.normalize("NFKC", baseline):
         return True
     bare = _bare(token)
     if not bare or not bare.isascii() or any(char.isspace() for char in bare):
         return False
-    return _is_number(bare) or _MEASURE.match(bare) is not None or _is_address(bare, names_object)
+    return _of_kind(bare, kind, names_object)
 
 
-def _readings(token: str) -> set[str]:
-    """Every way a value reads: as written (case folded), as Go reads an integer, as a decimal
-    (digits compared exactly, at any length: no rounding to a precision)."""
-    bare = _bare(token).casefold()
-    found = {bare}
+def _quantity(bare: str) -> Decimal | None:
+    """`bare` as Kubernetes reads a quantity (`_KUBE_QUANTITY`), or None."""
+    found = _KUBE_QUANTITY.match(bare)
+    if found is None:
+        return None
+    try:
+        number = Decimal(found.group("number"))
+    except InvalidOperation:
+        return None
+    suffix = found.group("suffix") or ""
+    if suffix in _BINARY:
+        return number * Decimal(1024 ** _BINARY[suffix])
+    if suffix in _DECIMAL_SI:
+        return number.scaleb(_DECIMAL_SI[suffix])
+    return number.scaleb(int(suffix[1:])) if suffix else number
+
+
+def _numbers(bare: str) -> set[Decimal]:
+    """Every number a value reads as: as Go reads an integer, as a decimal and as a Kubernetes
+    quantity (digits compared exactly, at any length: no rounding to a precision)."""
+    found: set[Decimal] = set()
     number = flag_int(bare)
     if number is not None:
-        found.add(str(number))
-    if _DECIMAL.match(bare) is not None:
-        whole, _, part = bare.lstrip("+-").partition(".")
-        value = (whole.lstrip("0") or "0") + ("." + part.rstrip("0") if part.rstrip("0") else "")
-        found.add(value if value == "0" or not bare.startswith("-") else "-" + value)
+        found.add(Decimal(number))
+    quantity = _quantity(bare)
+    if quantity is not None:
+        found.add(quantity)
     return found
 
 
-def keeps_fault(token: str, injected: str | None, stopped: bool) -> bool:
+def _port_of(bare: str) -> str | None:
+    host, colon, port = bare.rpartition(":")
+    return port if colon and host and port else None
+
+
+def same_value(token: str, other: str) -> bool:
+    """Whether two values read the same: as written (case folded) or as a number (`_numbers`)."""
+    bare, theirs = _bare(token), _bare(other)
+    return bare.casefold() == theirs.casefold() or bool(_numbers(bare) & _numbers(theirs))
+
+
+def keeps_fault(
+    token: str, injected: str | None, stopped: bool, baseline: str | None = None
+) -> bool:
     """Whether the value `token` keeps the fault: it reads as the value the injection put in
-    place (`injected`), or, of a stopped dependency (`stopped`), it is no count of one replica
-    or more as kubectl reads one."""
-    if injected is not None and _readings(token) & _readings(injected):
-        return True
+    place (`injected`) — as written (case folded) or as a number (`_numbers`) — or is an
+    address on the injected port where the injection changed the port (`baseline` the healthy
+    value); or, of a stopped dependency (`stopped`), it is no count of one replica or more, or
+    more than the API server stores, as kubectl reads one."""
+    bare = _bare(token)
+    if injected is not None:
+        wrong = _bare(injected)
+        if same_value(bare, wrong):
+            return True
+        port, wrong_port = _port_of(bare), _port_of(wrong) or wrong
+        healthy = None if baseline is None else _port_of(_bare(baseline)) or _bare(baseline)
+        if port is not None and healthy != wrong_port and _numbers(port) & _numbers(wrong_port):
+            return True
     if not stopped:
         return False
-    count = flag_int(_bare(token))
-    return count is None or count < 1
+    count = flag_int(bare)
+    return count is None or not 1 <= count <= _INT32_MAX
 
 
-__all__ = ["keeps_fault", "reads_as_value"]
+__all__ = ["keeps_fault", "reads_as_value", "same_value", "value_kind"]

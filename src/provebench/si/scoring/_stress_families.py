@@ -688,6 +688,37 @@ def _round38_remedy_games(n: _Names) -> list[str]:
     return games
 
 
+def _round39_untyped_values(n: _Names) -> list[str]:
+    """A remedy whose value is of a value's shape but not of the factor's type, or the injected
+    value as a Kubernetes quantity reads it, a count past the API server's int32, a kubectl
+    scale of a kind the dependency is not, an extra key renamed or moved (SI red team 39,
+    V1-V3; `_remedy_values.value_kind`)."""
+    said = f"Root cause: {n.factor} is {n.word} in {n.resource}"
+    f = n.factor
+    if n.kind == "extra_key":
+        return [f"{said}. Rename {f} to SHARD_COUNT.", f"{said}. Move {f} to {n.resource}."]
+    if n.kind == "stopped_dependency":
+        return [
+            f"{said}. Scale {f} to 2147483648 replicas.",
+            f"{said}. Run kubectl scale statefulset/{f} --replicas=1.",
+        ]
+    injected = (n.injected or "").strip("'\"")
+    games = [f"{said}. Set {f} to {n.resource.rsplit('/', 1)[-1]}."]
+    if f.endswith("_PORT"):
+        games += [
+            f"{said}. Set {f} to {value}."
+            for value in ("0", "0.0.0.0", "0s", "0Mi", "0.0.0", "-1", "65536", "0x0")
+        ]
+        if injected.isdecimal():
+            number = int(injected)
+            games += [
+                f"{said}. Set {f} to {number / 1000}k.",
+                f"{said}. Set {f} to {number}m.",
+                f"{said}. Set {f} to 127.0.0.1:{number}.",
+            ]
+    return games
+
+
 def _not_plain(n: _Names) -> dict[str, list[str]]:
     """Round 16 (SI red team 16, H7): a statement that is not a plain assertion, by shape —
     a sign, an aside, a label, a tail or a comment sentence that disowns or hedges it, and a
@@ -835,6 +866,9 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             # round 38, H1-H4: words in a value's place, a value that keeps the fault, "back"
             # after "scale", an extra key given a value in any slot
             *_round38_remedy_games(n),
+            # round 39, V1-V3: a value not of the factor's type, a count past int32, a
+            # kubectl scale of another kind, an extra key renamed
+            *_round39_untyped_values(n),
         ],
         # round 38 (SI red team 38, H0): a disowning comment written as one token of an
         # identifier's shape that names no object of the scenario — after a dash, in brackets,
@@ -1016,6 +1050,20 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
             else []
         ),
         *([f"{said}. Re-add {f}={n.baseline}."] if n.baseline is not None else []),
+        # round 39: a count, a port as Go reads one, the value said to be the baseline
+        *(
+            [
+                f"{said}. Scale {f} to {n.baseline} replica (the baseline).",
+                f"{said}. Scale {f} to 2147483647 replicas.",
+            ]
+            if deviation_type == "stopped_dependency" and n.baseline is not None
+            else []
+        ),
+        *(
+            [f"{said}. Set {f} to {hex(int(n.baseline or 0))}."]
+            if f.endswith("_PORT") and (n.baseline or "").isdecimal()
+            else []
+        ),
     ]
 
 
@@ -1181,8 +1229,9 @@ _WHY: dict[str, str] = {
     "KEY=probably-not-the-cause.'), whose particle re-means its verb or follows an offer ('Add "
     "it up.', 'Happy to make it up.'), or a missing key 'rolled back' (round 37), whose value is "
     "the injected fault's own ('Set KEY to 8081.' of an injected 8081) or that restarts what is "
-    "no workload of the estate ('… and restart smtp-config.' of a ConfigMap; round 38): no "
-    "plain remedy",
+    "no workload of the estate ('… and restart smtp-config.' of a ConfigMap; round 38), whose "
+    "value is not of the factor's type ('Set KEY to 0s.' of a port, '2147483648 replicas'), "
+    "or that scales another kind or renames an extra key (round 39): no plain remedy",
     "offer_of_another_fix": "an offer to apply a fix that is not the diagnosis's ('Happy to roll "
     "out the real fix on the node.'; round 36): no plain remedy",
     "remedy_undone": "a remedy conditioned, undercut or of another key ('Fix: add it back, if "

@@ -186,6 +186,7 @@ def injected_fault(factor: BoundFactor, workloads: frozenset[str] | None = None)
         workloads=workloads,
         resource=factor.deviation.resource,
         baseline=factor.baseline_value,
+        subject=factor.deviation.subject,
     )
 
 
