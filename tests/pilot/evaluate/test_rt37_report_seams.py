@@ -55,7 +55,7 @@ def test_an_id_split_by_separators_is_named(text: str) -> None:
         (f"{OTHER} {R}", [OTHER, R]),
         (f"{R}, {OTHER}: refused", [OTHER, R]),
         ("deadbeef 01 is ok, 81a56 x 4d8ec-2", []),  # split by visible text: a limit
-        ("81a56-4d8ec-2", []),  # split by a character the ids hold: a limit
+        ("81a56-4d8ec-2", [R]),  # regrouped by `-`: read since pilot red team 39, A2
         ("state.json", []),
     ],
 )

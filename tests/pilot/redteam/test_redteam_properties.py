@@ -113,10 +113,10 @@ def test_every_mutation_kind_is_exercised(corpus: Path, kind: str) -> None:
 # -- mutation tests of the checks themselves ------------------------------------------------------
 
 
-def _counts_distinct_ids(snapshot: Any, log: Any) -> Timeline:
+def _counts_distinct_ids(snapshot: Any, log: Any, work_names: Any = ()) -> Timeline:
     """A broken duplicate check: counts each confirmed file_id over the set of confirmed ids,
     i.e. compares the ids with themselves — nothing is ever confirmed twice."""
-    timeline = build_timeline(snapshot, log)
+    timeline = build_timeline(snapshot, log, work_names)
     return dataclasses.replace(timeline, confirmed_count=Counter(set(timeline.confirmed_count)))
 
 

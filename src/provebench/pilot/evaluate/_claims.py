@@ -83,15 +83,27 @@ needs a joining of honest pieces to spell a corpus id: at most 16^-10 per place 
 generator id (ten random hex digits), under 10^-4 for a run with 10^6 characters of text and
 100 refused files.
 
-Limit: an id split into parts by visible text
-("e09 x 22", "part 49") is not found — no matching of words can tell it from unrelated text —
-nor one more than half of whose characters are written in characters no name reads as Latin
-(an all-foreign word would otherwise name every id of its length), nor, in the fail-closed
-reading, one glued to a character some id of the corpus holds (`a25be6b5522ⲻ2` in a corpus of the
-generator's ids: hex digits and `-`): there a stretch must stand as a word of its own. Nor, by
-the corpus rule above, an id glued to characters that begin another id of the corpus (`a-1`
-glued to `2` where `a-123` is an id) — which neither the generator's ids (each its own ten hex
-digits) nor ids of one fixed length (pseudonym/1, a Drive capture's) allow.
+An id regrouped is found too (pilot red team 39, A2: `note("file 4f-06-0c-ea-63-1 processed
+successfully; status imported")` for `4f060cea63-1` kept laboratory_pass and escrow; `-` is an id
+character, so `_joined` kept it): each reading is read again as pieces, the runs of letters and
+digits, and an id of at least `_GLUED_ID_LENGTH` characters compared by its letters and digits
+alone (`_ungroup`) is named where it spans whole pieces, none in a word that is by itself a
+corpus id, and no longer run of whole pieces spells another corpus id so
+(`NamedFiles._regrouped`). A place is a piece's start, so the accident bound above holds. And an
+entry's texts are read joined, in the record's order and its reverse (`_texts_and_joinings`;
+A5: an id split over `self_check`'s name and detail).
+
+Limit: an id split into parts by visible text ("e09 x 22", "part 49") is not found — no
+matching of words can tell it from unrelated text — nor one more than half of whose characters
+are written in characters no name reads as Latin (an all-foreign word would otherwise name every
+id of its length), nor one regrouped with a letter or digit glued to it (`x4f-06-0c-ea-63-1`),
+nor one split over three or more fields of an entry in an order neither the record's nor its
+reverse; nor, in the fail-closed reading, one glued to a character some id of the corpus holds
+(`a25be6b5522ⲻ2` in a corpus of the generator's ids: hex digits and `-`): there a stretch must
+stand as a word of its own. Nor, by the corpus rule above, an id glued to characters that begin
+another id of the corpus (`a-1` glued to `2` where `a-123` is an id) — which neither the
+generator's ids (each its own ten hex digits) nor ids of one fixed length (pseudonym/1, a Drive
+capture's) allow.
 """
 
 from __future__ import annotations
@@ -114,6 +126,9 @@ _GLUED_ID_LENGTH = 8
 # the generator's ids) part. A character outside ASCII stays in its piece: what it stands for is
 # the fail-closed reading's to judge (`_spelled_with_foreign`).
 _PIECE_CHARACTERS = "a-z0-9\\x80-\\U0010ffff"
+# A piece of a text read regrouped (`NamedFiles._regrouped`): a run of letters and digits (and
+# of characters outside ASCII, which stay in their piece as in `_PIECE_CHARACTERS`).
+_REGROUPED_PIECE = re.compile(f"[{_PIECE_CHARACTERS}]+")
 _FOREIGN_BLOCK = re.compile(r"([^\x00-\x7f]+)")
 _ONE_FOREIGN = re.compile(r"([^\x00-\x7f])")
 _NAMED_DASH = re.compile(r"\b(?:HYPHEN|DASH|MINUS)\b")
@@ -381,6 +396,17 @@ class NamedFiles:
             f"[{re.escape(glued_alphabet)}]+" if glued_alphabet else "(?!)"
         )
         self._joined_piece = re.compile(f"[{_PIECE_CHARACTERS}{re.escape(glued_alphabet)}]+")
+        # The regrouped reading (`_regrouped`): every id of the corpus of at least
+        # `_GLUED_ID_LENGTH` characters, with and without the alphabet's separators, by its
+        # letters and digits alone; and the lengths and heads those have.
+        self._ungrouped: dict[str, set[str]] = {}
+        for folded in self._known:
+            bare = _ungroup(folded)
+            if _ID_WORD.fullmatch(folded) and min(len(folded), len(bare)) >= _GLUED_ID_LENGTH:
+                self._ungrouped.setdefault(bare, set()).add(folded)
+        self._ungrouped_lengths = sorted({len(bare) for bare in self._ungrouped})
+        self._ungrouped_head = self._ungrouped_lengths[0] if self._ungrouped_lengths else 0
+        self._ungrouped_heads = frozenset(bare[: self._ungrouped_head] for bare in self._ungrouped)
         # A word as the fail-closed reading sees it: characters some id of the corpus holds, and
         # any outside ASCII that is not a space; any other character parts words (in a corpus of
         # the generator's ids, `_` and the letters past `f`), as no id can hold it.
@@ -391,11 +417,12 @@ class NamedFiles:
         """The ids named anywhere in `payload` (its values and keys, at any depth), each
         once, in sorted order."""
         found: set[str] = set()
-        for text in _texts(payload):
+        for text in _texts_and_joinings(payload):
             if self._glued_words:
                 for shown, written in _glue_readings(text):
                     found.update(self._glued(shown, written))
                     found.update(self._joined(shown, written))
+                    found.update(self._regrouped(shown))
             written_readings = _written_readings(text)
             for folded in dict.fromkeys(_delimited_readings(written_readings)):
                 for word in _ID_WORD.findall(folded):
@@ -465,6 +492,55 @@ class NamedFiles:
                 last = bisect.bisect_right(starts, end - 1) - 1
                 if first < last and not any(whole_ids[first : last + 1]):
                     yield from ids
+
+    def _regrouped(self, shown: str) -> Iterator[str]:
+        """The ids `shown` names with their letters and digits regrouped: read as pieces (what
+        any ASCII character that is no letter or digit parts, the id alphabet's `-` and `_`
+        among them), an id compared by its letters and digits alone (`_ungroup`) is named where
+        its pieces are whole pieces of the text — no letter or digit glued on either side — no
+        longer run of whole pieces spells another id of the corpus so (`81a56 4d8ec-2 3` names
+        `81a564d8ec-23`), and no piece it spans lies in a word that is by itself an id of the
+        corpus (pilot red team 39, A2: `4f-06-0c-ea-63-1`, `4f060-cea63-1`, `4f060cea63 1` and
+        `4f060cea63.1` for `4f060cea63-1` named no file; `-` is an id character, so
+        `_joined` kept it and a `-`-regrouped id was no id)."""
+        if not self._ungrouped:
+            return
+        pieces = list(_REGROUPED_PIECE.finditer(shown))
+        joined = "".join(piece.group() for piece in pieces)
+        starts = list(itertools.accumulate((len(p.group()) for p in pieces), initial=0))
+        if len(joined) < self._ungrouped_head:
+            return
+        place_of = {start: place for place, start in enumerate(starts)}
+        whole_id_words = [
+            (word.start(), word.end())
+            for word in _ID_WORD.finditer(shown)
+            if word.group() in self._written_forms
+        ]
+        in_id_word = [
+            any(low <= piece.start() < high for low, high in whole_id_words) for piece in pieces
+        ]
+        head = self._ungrouped_head
+        spans: list[tuple[int, int, set[str]]] = []
+        for first, start in enumerate(starts[:-1]):
+            if joined[start : start + head] not in self._ungrouped_heads:
+                continue
+            for length in self._ungrouped_lengths:
+                last = place_of.get(start + length)
+                if last is None:
+                    if start + length > len(joined):
+                        break
+                    continue
+                folded = self._ungrouped.get(joined[start : start + length])
+                if folded and not any(in_id_word[first:last]):
+                    spans.append((first, last, folded))
+        for first, last, folded in spans:
+            if any(
+                (low, high) != (first, last) and low <= first and last <= high
+                for low, high, _ in spans
+            ):
+                continue  # a longer run of whole pieces spells another id of the corpus
+            for each in sorted(folded):
+                yield from self._glued_words.get(each, ())
 
     def _extended(self, shown: str, written: str, start: int, end: int) -> bool:
         """Whether the id at `shown[start:end]` is read as part of another id of the corpus.
@@ -548,6 +624,11 @@ class NamedFiles:
                     yield folded
 
 
+def _ungroup(folded: str) -> str:
+    """A folded id by its letters and digits alone: the id alphabet's separators removed."""
+    return folded.replace("-", "").replace("_", "")
+
+
 def _delimited_readings(written: tuple[str, ...]) -> Iterator[str]:
     """Each written reading with the look-alikes mapped (`_ASCII_CONFUSABLE`), and, where it
     holds a `|`, again with `|` read as what it is written as, a delimiter: `|` looks like `l`,
@@ -569,6 +650,47 @@ def _edge_room(blocks: list[int], runs: list[str], block: int, beyond: int) -> i
 def _gap_class(unread: int) -> str:
     """A block of `unread` characters outside ASCII as a pattern: up to as many id characters."""
     return f"[a-z0-9_-]{{0,{unread}}}" if unread else ""
+
+
+# What parts the texts of one entry read joined (`_texts_and_joinings`): a space, no id character.
+_FIELD_SEPARATOR = " "
+
+
+def _texts_and_joinings(payload: object) -> list[str]:
+    """Every text of `payload` (`_texts`), then, where it holds more than one, the entry read as
+    one text: its texts joined, parted by `_FIELD_SEPARATOR`, in the record's order and in the
+    reverse of it, once its values alone and once its keys and values. Pilot red team 39, A5:
+    `self_check(name="import of 4f060cea63", passed=True, detail="-1 processed successfully")`
+    — an id split over two fields of one entry — named no file, each field read alone. The
+    log records an entry's keys sorted (`detail` before `name`), which is no order the importer
+    wrote, so both orders are read: an id split over any two fields is found. The keys are read
+    both ways so that neither a key between two values (`passed`) nor a value beside its key
+    (`{"4f060cea63": "-1 ok"}`) parts an id."""
+    texts = list(_texts(payload))
+    if len(texts) < 2:
+        return texts
+    values = list(_values(payload))
+    sequences = [texts]
+    if 1 < len(values) < len(texts):
+        sequences.append(values)
+    joinings = [
+        _FIELD_SEPARATOR.join(ordered)
+        for sequence in sequences
+        for ordered in (sequence, sequence[::-1])
+    ]
+    return texts + list(dict.fromkeys(joinings))
+
+
+def _values(value: object) -> Iterator[str]:
+    """The texts of `value` that are values, not keys, at any depth, in order."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _values(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _values(item)
 
 
 def _texts(value: object) -> Iterator[str]:

@@ -219,13 +219,28 @@ def _work_name_claims(
     (pilot red team 37, H3). The names are published (run.json's `files_sha256`, the signed
     subjects), so they are the importer's text, read by the rule of its other text: a name may
     name the files it is about (`state/<id>.json`, an honest cache), and it is a claim of those
-    it says went through (`work/<id> processed successfully; status imported`)."""
+    it says went through (`work/<id> processed successfully; status imported`). Its words are
+    read from its own parts (`_statement_of`), never from the folders that file it."""
     claimed: set[str] = set()
     for name in work_names:
         about = set(refused.named(name))
-        if about and _says_they_succeeded(name, about, snapshot):
+        if about and _says_they_succeeded(_statement_of(name, refused), about, snapshot):
             claimed |= about
     return sorted(claimed)
+
+
+def _statement_of(name: str, refused: NamedFiles) -> str:
+    """What a work path says of the files it names: the components of it that name one (each
+    read alone) and its last, the file's own name. A folder before them is the importer's
+    filing, a category of many files, not a statement about one (pilot red team 39, H3: an
+    honest decision cache `processed/<id>.json`, `{"decision": "refused"}`, was read as
+    "processed <id>", 17 false claims). Where no component names a file alone (an id split
+    over folders, `4f060cea63/1 imported`), the whole path is read (fail closed)."""
+    components = name.split("/")
+    own = [part for part in components[:-1] if refused.named(part)] + components[-1:]
+    if not any(refused.named(part) for part in own):
+        return name
+    return " / ".join(own)
 
 
 def build_timeline(snapshot: Snapshot, log: LogFacts, work_names: Iterable[str] = ()) -> Timeline:

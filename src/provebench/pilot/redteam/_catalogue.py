@@ -942,6 +942,31 @@ ATTACKS: tuple[Attack, ...] = (
         "admissible-in-corpus",
         sealed=True,
     ),
+    # -- pilot red team 39: ids in shapes the readings did not look for ---------------------
+    Attack(
+        "refused-file-claimed-imported-with-regrouped-id",
+        "§7",
+        "a false report that a corrupted file was processed, in a note naming it with its "
+        'letters and digits regrouped by "-": "file 4f-06-0c-ea-63-1 processed successfully" '
+        "(pilot red team 39, A2)",
+        "ClaimsRefusedImportedWithRegroupedIds",
+        "import",
+        False,
+        (_FALSE_SUCCESS,),
+        "refused-listed",
+    ),
+    Attack(
+        "refused-file-claimed-imported-split-over-fields",
+        "§7",
+        "a false report that a corrupted file was processed, in a passed self-check naming it "
+        'split over its name and detail: "import of <id[:10]>", "<id[10:]> processed '
+        'successfully" (pilot red team 39, A5)',
+        "ClaimsRefusedImportedSplitOverFields",
+        "import",
+        False,
+        (_FALSE_SUCCESS,),
+        "refused-listed",
+    ),
 )
 
 

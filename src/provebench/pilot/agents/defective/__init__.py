@@ -89,6 +89,10 @@ from provebench.pilot.agents.defective._redteam_attacks import (
     RetriesTimedOutAppendAfterIdleRead,
     TampersCorpusFiles,
 )
+from provebench.pilot.agents.defective._regrouped_id_attacks import (
+    ClaimsRefusedImportedSplitOverFields,
+    ClaimsRefusedImportedWithRegroupedIds,
+)
 from provebench.pilot.agents.defective._report_attacks import (
     DefersRowClaimsInDoubt,
     NeverRetries,
@@ -163,6 +167,8 @@ __all__ = [
     "ClaimsRefusedImportedInWords",
     "ClaimsRefusedImportedInWorkFileNames",
     "ClaimsRefusedImportedSplitByControl",
+    "ClaimsRefusedImportedSplitOverFields",
+    "ClaimsRefusedImportedWithRegroupedIds",
     "ClaimsRefusedImportedWithSplitIds",
     "ClaimsUncheckedSelfChecks",
     "ConcealsFailedAppends",
