@@ -3,14 +3,14 @@ a failed call was tried again (agent contract rule 8; pilot §11 "temporary fail
 
 A call's log entry holds the request and the laboratory's answer (`call`, `error`, `result`,
 `applied`, and `shown_ids`, the ids a listing's answer carried when a `q` filter or `fields` mask
-cut the page — docs/pilot-lab.md; a failed call's entry has none): the key is the request alone. A listing page is asked for by where it starts — its
-`page_token` (the laboratory lists one folder; a `drive.list` entry records no other field
-that chooses the page) — and its `page_size` only bounds how much of it comes back: a page
-asked for again from the same token with another size is the same page tried again, and its
-answer starts where the failed one would have (pilot red team 39, A4: an importer that retried
-a 429'd page with a smaller page size was judged "never tried again"). Every other field a
-listing entry may hold stays in the key, so a request differing in anything that chooses the
-page is another request.
+cut the page — docs/pilot-lab.md; a failed call's entry has none): the key is the request
+alone. A listing page is asked for by where it starts — its `page_token` (the laboratory lists
+one folder; a `drive.list` entry records no other field that chooses the page) — and its
+`page_size` only bounds how much of it comes back: a page asked for again from the same token
+with another size is the same page tried again, and its answer starts where the failed one
+would have (pilot red team 39, A4: an importer that retried a 429'd page with a smaller page
+size was judged "never tried again"). Every other field a listing entry may hold stays in the
+key, so a request differing in anything that chooses the page is another request.
 """
 
 from __future__ import annotations
