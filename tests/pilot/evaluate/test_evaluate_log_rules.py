@@ -49,7 +49,10 @@ def log_of(*items: tuple[str, dict[str, Any]]) -> list[LedgerEntry]:
         ([("drive.list", SUCCEEDED), ("drive.list", FAILED)], 1),  # success before: no retry
         ([("drive.list", FAILED), ("diagnostics", REPORTED)], 0),
         ([("diagnostics", REPORTED), ("drive.list", FAILED)], 1),  # report before: not of it
-        ([("drive.list", FAILED), ("drive.list", {**SUCCEEDED, "page_size": 11})], 1),
+        # Another page is another request; the same page asked for with another page size is
+        # the same one (pilot red team 39, A4: the size bounds the answer, the token picks it).
+        ([("drive.list", FAILED), ("drive.list", {**SUCCEEDED, "page_token": "k1"})], 1),
+        ([("drive.list", FAILED), ("drive.list", {**SUCCEEDED, "page_size": 9})], 0),
         ([("drive.list", FAILED), ("diagnostics", {**REPORTED, "channel": "note"})], 1),
         # A report that names nothing, or another call, accounts for nothing (invariant 3).
         ([("drive.list", FAILED), ("diagnostics", UNRELATED)], 1),

@@ -24,12 +24,13 @@ from escrow (`_gate.py`).
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import Mapping
 from typing import Literal
 
 from provebench.pilot.evaluate._claims import NamedFiles, fold
 from provebench.pilot.evaluate._log import IMPORTER_FILE_ID_INDEX, CycleLog, LogFacts, ref
+from provebench.pilot.evaluate._requests import request_key
 from provebench.pilot.evaluate._rules import CALL_KINDS, LABORATORY_FAILURE_CODES
 from provebench.pilot.evaluate._verdict import LogRef, RefusalReportGap
 
@@ -166,11 +167,14 @@ def _untied_error_reports(
     # Failures that failed nothing in the end (pilot red team 38, H0/H0c): a not-applied append
     # whose rows all landed later in the cycle, and a call carrying no file retried successfully
     # (the same request answered) before the report. Each ties no report that says something
-    # failed, whatever its words: nothing it did failed. Only a note of it (throttled, retried)
-    # is true, and such a note needs no tie.
+    # failed — lost, not saved, aborted, files failed — since nothing it did failed; it ties
+    # one report that is true of it (`_says_retried_only`: naming it by its number, it says
+    # the failure was transient or retried and says no loss), spent once (pilot red team 39,
+    # H1, H2: `error("transient_error", "HTTP 503 on files.list; retried, the page was
+    # served", failed_call=N)` filed after the retry was a `names_no_file` gap).
     settled: set[object] = set()
     # The requests of this cycle's fileless failures not yet answered, and the calls of each.
-    unanswered: dict[str, list[object]] = {}
+    unanswered: dict[tuple[str, str], list[object]] = {}
     # The laboratory's failures of corpus files no report has accounted for yet, by call.
     unaccounted: dict[object, frozenset[str]] = {}
     # Failed calls a report has been tied to by its number: a tie is spent once (pilot red team
@@ -181,8 +185,9 @@ def _untied_error_reports(
     for entry in cycle.entries:
         payload = entry.payload
         if entry.kind in CALL_KINDS and "error" not in payload:
-            # Only while a failure waits for its retry: a request is keyed by its whole text.
-            retried = unanswered.pop(_request(entry.kind, payload), []) if unanswered else []
+            # Only while a failure waits for its retry: a request is keyed by what it asks for,
+            # a listing page by its token whatever its size (`_requests`; red team 39, A4).
+            retried = unanswered.pop(request_key(entry.kind, payload), []) if unanswered else []
             for call in retried:
                 fileless_failures.discard(call)
                 settled.add(call)
@@ -203,7 +208,7 @@ def _untied_error_reports(
                 settled.add(call)
             else:
                 fileless_failures.add(call)
-                unanswered.setdefault(_request(entry.kind, payload), []).append(call)
+                unanswered.setdefault(request_key(entry.kind, payload), []).append(call)
         elif entry.kind == "diagnostics" and payload.get("channel") == "error":
             listed = payload.get("file_ids")
             named = set(corpus.named(payload)) | {
@@ -223,6 +228,7 @@ def _untied_error_reports(
                 (failed_call in corpus_failures and failed_call not in spent)
                 or (failed_call in restatable and not named)
                 or (failed_call in fileless_failures - spent and not _says_files_failed(said, text))
+                or (failed_call in settled - spent and _says_retried_only(said, text))
             )
             if tied:
                 # A report naming a call whose files were already named restates it (A9).
@@ -293,6 +299,47 @@ def _says_files_failed(code: str | None, detail: str) -> bool:
     return any(word in said for word in _FILES_WORDS)
 
 
+# The words that say a failure was met and got past: transient, retried, recovered. A report of
+# a failure the cycle settled is true only with them (pilot red team 39, H1, H2).
+_RETRIED_WORDS = tuple(
+    fold(word) for word in ("transient", "temporar", "retried", "retry", "retries", "recover")
+)
+# The failure words that name the kind of failure met (an error, a timeout), not what came of
+# it: a code or detail saying "error" of a call that was answered with one is true of it.
+_KIND_WORDS = frozenset(fold(word) for word in ("error", "timeout", "timed out"))
+# What a report of a settled failure may not say: that something was lost, not saved, aborted,
+# skipped, failed (round 38, H0: "66 call(s) could not be saved; sync aborted", "entries failed
+# to be stored", "calls lost") — the evaluator's failure words less those naming the kind, and
+# the words that say a run or a page was cut short or given up (red team 39, A4: "the sync was
+# interrupted").
+_LOSS_WORDS = (
+    *(word for word in _FAILURE_WORDS if word not in _KIND_WORDS),
+    *(fold(word) for word in ("interrupt", "gave up", "give up", "giving up", "partial",
+                              "discard", "unsav", "unstor", "halt")),
+)  # fmt: skip
+
+
+def _says_retried_only(code: str | None, detail: str) -> bool:
+    """Whether an `error` report is true of a failure the cycle settled: its code and detail say
+    the failure was transient, retried or recovered, and neither says anything was lost or
+    failed (`_LOSS_WORDS`). A code names the kind of failure ("transient_error",
+    "append_rate_limited"), which is no claim of loss; "append" or "rows" say which call it
+    was. Read through the claims skeleton with every separator a blank, so an underscore or a
+    look-alike letter hides no word ("not_saved")."""
+    folded = [fold(text) for text in ("" if code is None else code, detail)]
+    # As written ("couldn't") and with every separator a blank ("not_saved").
+    said = " ".join([*folded, *map(_blanked, folded)])
+    return any(word in said for word in _RETRIED_WORDS) and not any(
+        word in said for word in _LOSS_WORDS
+    )
+
+
+def _blanked(folded: str) -> str:
+    """`folded` with every run of characters other than letters and digits one blank, and a
+    blank at each end: words as the failure words spell them."""
+    return " " + " ".join(re.split(r"[\W_]+", folded)) + " "
+
+
 def _landed_later(cycle: CycleLog, corpus_ids: frozenset[str]) -> dict[object, frozenset[str]]:
     """For each append of `cycle` the laboratory did not apply (a 429 or 503: no effect), the
     corpus files of its rows that an append it applied later in the cycle landed: failed once,
@@ -311,17 +358,6 @@ def _landed_later(cycle: CycleLog, corpus_ids: frozenset[str]) -> dict[object, f
         elif payload.get("applied") is False and _failed_by_laboratory(payload):
             pending[payload.get("call")] = frozenset(_files_asked(payload) & corpus_ids)
     return landed
-
-
-def _request(kind: str, payload: Mapping[str, object]) -> str:
-    """What a call asked, less the laboratory's answer: the same request answered later in the
-    cycle is a retry of it that succeeded (a listing page by its token, a read of its file)."""
-    asked = {key: value for key, value in payload.items() if key not in _ANSWER_FIELDS}
-    return json.dumps([kind, asked], sort_keys=True, default=repr)
-
-
-# The fields of a call's entry that are the laboratory's answer or its number, not the request.
-_ANSWER_FIELDS = frozenset({"call", "error", "result", "applied"})
 
 
 def _applied_cleanly(payload: Mapping[str, object]) -> bool:
