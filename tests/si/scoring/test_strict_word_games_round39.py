@@ -93,6 +93,7 @@ HONEST = {
         "{R} in configmap/checkout-config.",
         "{R} — checkout reads INVENTORY_PORT at start.",
         "{R} — recommendations is unaffected.",
+        "{R} — checkout never starts.",
     ],
     "single-signal-diagnosis-004": ["{R} — search-indexer rejects it."],
     "single-signal-diagnosis-005": [

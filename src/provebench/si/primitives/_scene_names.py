@@ -47,6 +47,11 @@ _NAME_WORDS = 4
 _HUMP = lazy_pattern(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
+def _shaped(token: str) -> bool:
+    """Whether `token` is, whole, of an identifier's shape."""
+    return any(match.group() == token for match in IDENTIFIER_SHAPED.finditer(token))
+
+
 def split_shape(text: str) -> str:
     """`text` with each identifier-shaped token's camel humps set apart by a space, so
     a reader of words reads its words ("RedHerring" -> "Red Herring"); the joints `_ / . - :`
@@ -71,6 +76,9 @@ class SceneNames:
 
     identifiers: tuple[str, ...]
     known: frozenset[str]
+    # the objects' own names (a `kind/name`'s name, never its kind): a plain word names an
+    # object only as one of these ("checkout"; "node" is a kind)
+    object_names: frozenset[str] = frozenset()
 
     def is_object(self, token: str) -> bool:
         """Whether an identifier-shaped token names an object: itself or, for a `kind/name`,
@@ -122,9 +130,15 @@ class SceneNames:
     def _is_name(self, part: str) -> bool:
         """Whether `part` is, whole, a name (a `kind/name`'s kind is judged as the rest of its
         token: "RedHerring/payments-api" is no kind; SI red team 39, W2)."""
-        return part.casefold() in self._folded_identifiers or (
-            len(part) >= TOO_SHORT_FOR_AN_IDENTIFIER and fold_name(part) in self.known
-        )
+        if part.casefold() in self._folded_identifiers:
+            return True
+        # a token of an identifier's shape names an object by any of its names; a plain word
+        # only as an object's own name ("checkout"; "node", "secret" are kinds, words)
+        if len(part) < TOO_SHORT_FOR_AN_IDENTIFIER:
+            return False
+        if _shaped(part):
+            return fold_name(part) in self.known
+        return fold_name(part) in self.object_names
 
     @functools.cached_property
     def _folded_identifiers(self) -> frozenset[str]:
@@ -141,7 +155,8 @@ class SceneNames:
 
 @functools.lru_cache(maxsize=64)
 def _scene_names(identifiers: tuple[str, ...], objects: tuple[str, ...]) -> SceneNames:
-    return SceneNames(identifiers, _folded_parts((*identifiers, *objects)))
+    own = frozenset(fold_name(name.rsplit("/", 1)[-1]) for name in objects)
+    return SceneNames(identifiers, _folded_parts((*identifiers, *objects)), own)
 
 
 def scene_names(identifiers: Sequence[str], objects: Sequence[str] = ()) -> SceneNames:

@@ -183,6 +183,9 @@ _LIVE_PLACE = frozenset(
         # pods show it in their events"; SI red team 39, W0)
         "events", "event", "logs", "log", "output", "describe", "status", "metrics", "history",
         "kubectl", "every", "each", "both", "up", "boot", "runtime", "rollout", "restart",
+        # the system's own history: "dropped in the last rotation", "since the previous deploy"
+        "last", "previous", "recent", "next", "rotation", "deploy", "upgrade", "update",
+        "change", "migration", "restarts", "rollouts",
     }
 )  # fmt: skip
 # the statement put in another's mouth, before it: the agent excluded, or other people
