@@ -54,6 +54,8 @@ GAMED_FAMILIES = {
     "remedy_value_or_particle",
     # round 38
     "identifier_shaped_comment",
+    # round 39
+    "disowning_comment_naming_an_object",
     "negation_after_phrase",
     "retraction_later",
     "question",

@@ -31,6 +31,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from provebench._lazy_pattern import lazy_pattern
+from provebench.si.primitives._comment_disowning import disowns, unquoted
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
 from provebench.si.primitives._plain_assertion import (
     _AFFIRMING_ASIDES,
@@ -157,6 +158,15 @@ def _hedge(comment: str) -> bool:
     return words[0] in _MODAL or (words[0] in _CONCESSIVE and bool(_MODAL.intersection(words)))
 
 
+def _disowning_words(comment: str, names: SceneNames, factor: Collection[str]) -> bool:
+    """Whether a comment's own words (its quotations and `key=value` pairs aside) disown the
+    statement (`_comment_disowning`): a subject of a denied cause that names an object of the
+    scenario other than the factor rules a decoy out instead."""
+    return disowns(
+        _words(unquoted(comment)), lambda subject: names.names_in_words(subject, but=factor)
+    )
+
+
 def _vouched(
     comment: str,
     names: SceneNames,
@@ -174,6 +184,10 @@ def _vouched(
     negation, only where it opens on a part of the system; one on the statement itself ("this",
     "the claim"), only as a consequence ("— this is why the pods crash") or the evidence's."""
     words = _words(comment)
+    if _disowning_words(comment, names, factor):
+        # naming an object makes a comment a locus, not its words neutral: "— not the cause,
+        # per payments-api", "— checkout-config disagrees" (SI red team 39, W1 and W3)
+        return False
     if _MODAL.intersection(words):
         # a hedge names a part only as a guess ("could be another service entirely"; SI red
         # team 34, H3): whatever it names, it vouches for nothing
@@ -450,17 +464,26 @@ def attached_comments(
         stated = _statement_end(text, sentence, phrase_spans, names)
         tail = _attached_tail(text, sentence, stated, names, factor, deviation)
         if tail is None:
-            tail = _hedge_before(text, sentence, stating[sentence.index], stated)
+            tail = _hedge_before(text, sentence, (stating[sentence.index], stated), names, factor)
         if tail is not None:
             found.append(tail)
     return found
 
 
-def _hedge_before(text: str, sentence: Sentence, first: int, stated: int) -> Unplain | None:
+def _hedge_before(
+    text: str,
+    sentence: Sentence,
+    span: tuple[int, int],
+    names: SceneNames,
+    factor: Collection[str],
+) -> Unplain | None:
     """A hedge set off after the factor's first mention and before the statement's end: a name
     inside the hedge ("…, could be another service than notification-service.", "— might not be
     smtp-config at all") moves the statement's end past it, and a hedge vouches for nothing
-    whatever it names (SI red team 34, H3)."""
+    whatever it names (SI red team 34, H3). So is a comment whose words disown the statement: a
+    name inside it ("— not the cause, per payments-api.") moves the statement's end past it,
+    and a name does not vouch for a disowning word (SI red team 39, W1 and W3)."""
+    first, stated = span
     boundaries = list(_BOUNDARY.finditer(text, first, sentence.end))
     for index, boundary in enumerate(boundaries):
         if boundary.start() >= stated:
@@ -471,7 +494,11 @@ def _hedge_before(text: str, sentence: Sentence, first: int, stated: int) -> Unp
         dashed = boundary.group("joint") is None
         # a dash tail is a comment wherever its modal stands ("— the pods may restart until
         # SMTP_PORT is back"); a clause set off by a comma, only where it opens on the hedge
-        if _hedge(comment) or (dashed and _MODAL.intersection(_words(comment))):
+        if (
+            _hedge(comment)
+            or (dashed and _MODAL.intersection(_words(comment)))
+            or _disowning_words(comment, names, factor)
+        ):
             detail = f"the attached comment {text[boundary.start() : sentence.end]!r}"
             return Unplain("attached", boundary.start(), sentence.end, detail)
     return None

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from provebench._lazy_pattern import lazy_pattern
+from provebench.si.primitives._comment_disowning import disowns
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._scenario_objects import fold_name
 
@@ -37,7 +38,18 @@ IDENTIFIER_SHAPED = IdentifierShapes(
 TOO_SHORT_FOR_AN_IDENTIFIER = 4
 # where a token's words meet: a lower-case letter before a capital ("RedHerring", "isFalse"), a
 # run of capitals before a capitalised word ("NOTTrue"); a digit is no letter of a word already
+# a token as written: letters and digits joined by _ . / : or - (a name is a whole token of it)
+_TOKEN = lazy_pattern(r"[^\W_](?:[\w./:-]*[^\W_])?")
+_PART = lazy_pattern(r"[^_./:-]+")
+_PLAIN_WORD = lazy_pattern(r"[^\W\d_]+")
+# the most words a name of the scenario is spelt in once its joints are spaces
+_NAME_WORDS = 4
 _HUMP = lazy_pattern(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def _shaped(token: str) -> bool:
+    """Whether `token` is, whole, of an identifier's shape."""
+    return any(match.group() == token for match in IDENTIFIER_SHAPED.finditer(token))
 
 
 def split_shape(text: str) -> str:
@@ -64,6 +76,9 @@ class SceneNames:
 
     identifiers: tuple[str, ...]
     known: frozenset[str]
+    # the objects' own names (a `kind/name`'s name, never its kind): a plain word names an
+    # object only as one of these ("checkout"; "node" is a kind)
+    object_names: frozenset[str] = frozenset()
 
     def is_object(self, token: str) -> bool:
         """Whether an identifier-shaped token names an object: itself or, for a `kind/name`,
@@ -73,17 +88,75 @@ class SceneNames:
         )
 
     def names_something(self, text: str) -> bool:
-        """Whether `text` names something of the system: an identifier of the scenario, or a
-        token naming an object of it (never a token by its shape alone)."""
-        folded = text.casefold()
-        if any(identifier.casefold() in folded for identifier in self.identifiers):
+        """Whether `text` names something of the system: a whole token that is an identifier of
+        the scenario or names an object of it, or a token with such a name as a part between its
+        joints whose other parts hold no verdict ("payments-api-7f9c", "registry.local/api:5";
+        not "NotTheCause_DB_PASSWORD", "(RedHerring/payments-api)": SI red team 39, W2). Never
+        a token by its shape alone, never a name found inside a word."""
+        for token in _TOKEN.finditer(text):
+            if self._token_names(token.group()):
+                return True
+        folded = f" {' '.join(_PLAIN_WORD.findall(text.casefold()))} "
+        # an identifier of several words is looked for as those words
+        return any(f" {spaced} " in folded for spaced in self._spaced)
+
+    def names_in_words(self, words: Sequence[str], but: Collection[str] = ()) -> bool:
+        """Whether a run of `words` (a comment's words, its tokens split) spells a name of the
+        scenario other than those of `but` ("ledger exporter" is ledger-exporter)."""
+        excluded = {fold_name(name) for name in but}
+        for start in range(len(words)):
+            for end in range(start + 1, min(len(words), start + _NAME_WORDS) + 1):
+                run = fold_name("".join(words[start:end]))
+                if run in self.known and run not in excluded:
+                    return True
+        return False
+
+    def _token_names(self, token: str) -> bool:
+        if self._is_name(token):
             return True
-        return any(self.is_object(match.group()) for match in IDENTIFIER_SHAPED.finditer(text))
+        parts = list(_PART.finditer(token))
+        # the longest run of parts that is a name, leftmost first
+        for size in range(len(parts) - 1, 0, -1):
+            for start in range(len(parts) - size + 1):
+                run = parts[start : start + size]
+                if not self._is_name(token[run[0].start() : run[-1].end()]):
+                    continue
+                rest = [split_shape(part.group()) for part in parts if part not in run]
+                # the rest of the token is words, judged as words (a verdict glued to a name)
+                words = _PLAIN_WORD.findall(" ".join(rest).casefold())
+                return not disowns(words, lambda subject: False)
+        return False
+
+    def _is_name(self, part: str) -> bool:
+        """Whether `part` is, whole, a name (a `kind/name`'s kind is judged as the rest of its
+        token: "RedHerring/payments-api" is no kind; SI red team 39, W2)."""
+        if part.casefold() in self._folded_identifiers:
+            return True
+        # a token of an identifier's shape names an object by any of its names; a plain word
+        # only as an object's own name ("checkout"; "node", "secret" are kinds, words)
+        if len(part) < TOO_SHORT_FOR_AN_IDENTIFIER:
+            return False
+        if _shaped(part):
+            return fold_name(part) in self.known
+        return fold_name(part) in self.object_names
+
+    @functools.cached_property
+    def _folded_identifiers(self) -> frozenset[str]:
+        return frozenset(identifier.casefold() for identifier in self.identifiers)
+
+    @functools.cached_property
+    def _spaced(self) -> tuple[str, ...]:
+        return tuple(
+            " ".join(_PLAIN_WORD.findall(identifier.casefold()))
+            for identifier in self.identifiers
+            if " " in identifier.strip()
+        )
 
 
 @functools.lru_cache(maxsize=64)
 def _scene_names(identifiers: tuple[str, ...], objects: tuple[str, ...]) -> SceneNames:
-    return SceneNames(identifiers, _folded_parts((*identifiers, *objects)))
+    own = frozenset(fold_name(name.rsplit("/", 1)[-1]) for name in objects)
+    return SceneNames(identifiers, _folded_parts((*identifiers, *objects)), own)
 
 
 def scene_names(identifiers: Sequence[str], objects: Sequence[str] = ()) -> SceneNames:

@@ -179,6 +179,13 @@ _LIVE_PLACE = frozenset(
         "nodes", "replica", "replicas", "statefulset", "daemonset", "volume", "mount", "path",
         "startup", "start", "process", "application", "app", "api", "server", "kubernetes",
         "of", "s", "k8s", "etcd", "incident", "outage", "estate", "all",
+        # where the evidence is read: a place phrase closing the sentence may name it ("— the
+        # pods show it in their events"; SI red team 39, W0)
+        "events", "event", "logs", "log", "output", "describe", "status", "metrics", "history",
+        "kubectl", "every", "each", "both", "up", "boot", "runtime", "rollout", "restart",
+        # the system's own history: "dropped in the last rotation", "since the previous deploy"
+        "last", "previous", "recent", "next", "rotation", "deploy", "upgrade", "update",
+        "change", "migration", "restarts", "rollouts",
     }
 )  # fmt: skip
 # the statement put in another's mouth, before it: the agent excluded, or other people
@@ -368,6 +375,10 @@ class _Text:
             known = self._asks[start] = _QUESTION.search(self.text, start, end) is not None
         return known
 
+    def is_object(self, token: str) -> bool:
+        """Whether a token names an identifier or an object of the scenario."""
+        return self._scene.names_something(token)
+
     def names(self, start: int, end: int) -> bool:
         """Whether `text[start:end]` names something of the system: an identifier of the
         scenario or a token naming an object of it ("smtp-config", "configmap/R"); a token of
@@ -477,19 +488,19 @@ def _clause_shapes(reader: _Text, first: int, own: frozenset[str]) -> list[Unpla
     return found
 
 
-def _last_identifier_end(
-    text: str, start: int, end: int, identifiers: Sequence[tuple[str, int]]
-) -> int:
+def _last_identifier_end(reader: _Text, start: int, end: int) -> int:
+    text = reader.text
     folded = text[start:end].casefold()
     last = -1
-    for identifier, length in identifiers:
+    for identifier, length in reader.folded_identifiers:
         at = folded.rfind(identifier)
         if at >= 0:
             last = max(last, start + at + length)
-    # the factor's resource is no identifier of `identifiers` (docs/si-scoring.md §11): an
-    # identifier-shaped token ("smtp-config", "configmap/R") is a name of the system too
+    # the factor's resource is no identifier of `identifiers` (docs/si-scoring.md §11): a token
+    # naming an object ("smtp-config", "configmap/R") is a name of the system too; a token of
+    # that shape naming nothing is words ("in my_dreams"; SI red team 39, W0)
     for match in _IDENTIFIER_SHAPED.finditer(text, start, end):
-        if len(match.group()) >= 4:
+        if len(match.group()) >= 4 and reader.is_object(match.group()):
             last = max(last, match.end())
     return last
 
@@ -503,7 +514,45 @@ _DENIED_PLACE = lazy_pattern(
     r"\b(?:that|which|where|who)\b[^,.;]*?(?:\bnot|\bnever|\bno\b|n['’]t)", re.IGNORECASE
 )
 _LAST_CLAUSE = lazy_pattern(r"[,—–(]\s*([^,—–()]*)$")
+# the reasons Kubernetes gives a container's waiting or terminated state (kubelet's
+# `ContainerStateWaiting.reason` / `ContainerStateTerminated.reason`): states of the live system
+_CONTAINER_STATES = frozenset(
+    {
+        "crashloopbackoff", "createcontainerconfigerror", "createcontainererror",
+        "imagepullbackoff", "errimagepull", "invalidimagename", "runcontainererror",
+        "containercreating", "oomkilled", "podinitializing", "errimageneverpull",
+    }
+)  # fmt: skip
+# "only" before a place: the statement held only there ("but only in my imagination")
+_ONLY_PLACE = lazy_pattern(
+    r"\bonly\s+(?P<place>(?:in|on|within|inside|under|at|for)\s)", re.IGNORECASE
+)
 _PLACE_WORD = lazy_pattern(r"\b(?:in|on|within|inside|under|at|for)\s", re.IGNORECASE)
+
+
+# a time or a count after a place word ("in 5 minutes", "at 3 replicas")
+_QUANTITY_FIRST = lazy_pattern(r"\s*\d")
+# a clause that compares, not scopes ("…, as it was in staging last week")
+_COMPARING = frozenset({"as", "like", "than", "unlike", "just"})
+_ANOTHER_TIME = frozenset(
+    {"last", "yesterday", "before", "earlier", "previous", "ago", "week", "month", "release"}
+)
+
+
+def _compared(text: str, floor: int, at: int) -> bool:
+    """Whether the clause holding the place at `at` compares the statement with another time
+    or place rather than scoping it ("…, as it was in staging last week")."""
+    opens = [match.end() for match in _BOUNDARY.finditer(text, floor, at)]
+    clause = text[opens[-1] if opens else floor : at]
+    words = _words(clause)
+    # a clause of its own, with a verb, comparing with another time: "as in my imagination"
+    # and "as it is in my imagination" compare nothing
+    return (
+        bool(words)
+        and words[0] in _COMPARING
+        and _FINITE.search(clause) is not None
+        and bool(_ANOTHER_TIME.intersection(_words(text[at : at + 80])))
+    )
 
 
 def _restricted(
@@ -511,6 +560,7 @@ def _restricted(
     bounds: tuple[int, int],
     factor_at: int,
     places: frozenset[str],
+    bodies: Sequence[str] = (),
 ) -> Unplain | None:
     """A place the live system does not have: the last phrase of the factor's clause after its
     last name ("X is stopped in the cluster on my laptop"), or the sentence's last clause
@@ -520,7 +570,7 @@ def _restricted(
     said_end = start + len(text[start:end].rstrip().rstrip(".!?;)").rstrip())
     candidates: list[tuple[int, str]] = []
     clause_end = reader.next_boundary(factor_at, said_end)
-    last = _last_identifier_end(text, factor_at, clause_end, reader.folded_identifiers)
+    last = _last_identifier_end(reader, factor_at, clause_end)
     if last >= 0:
         openers = list(_PLACE_WORD.finditer(text, last, clause_end))
         if openers:
@@ -528,7 +578,23 @@ def _restricted(
     clause = _LAST_CLAUSE.search(text, start, said_end)
     if clause is not None:
         candidates.append((clause.start(1), clause.group(1)))
+    # a place that scopes the whole statement, in whatever clause it stands: the sentence's
+    # final place phrase ("…, so S cannot run in my imagination") and any "only in …"
+    # ("…, but only in my imagination") (SI red team 39, W0)
+    sentence_last = _last_identifier_end(reader, factor_at, said_end)
+    final = list(_PLACE_WORD.finditer(text, max(sentence_last, factor_at), said_end))
+    if final and not _compared(text, start, final[-1].start()):
+        candidates.append((final[-1].start(), text[final[-1].start() : said_end]))
+    for only in _ONLY_PLACE.finditer(text, factor_at, said_end):
+        phrase_end = reader.next_boundary(only.end(), said_end)
+        candidates.append((only.start("place"), text[only.start("place") : phrase_end]))
     named: set[str] | None = None  # the sentence's names, read only for a bare place
+
+    def _read(token: str) -> bool:
+        # a state a container is seen in (Kubernetes' waiting and terminated reasons: "in
+        # CreateContainerConfigError") or a token the evidence's tool responses hold
+        return token.casefold() in _CONTAINER_STATES or any(token in body for body in bodies)
+
     for at, rest in candidates:
         opener = _PLACE_OPENER.match(rest)
         if opener is None:
@@ -540,11 +606,19 @@ def _restricted(
             continue
         if not unreal and _FINITE.search(rest):
             continue  # a clause goes on after the place ("… in R is no myth"): no bare place
+        if _QUANTITY_FIRST.match(rest, opener.end()):
+            continue  # a time or a count ("in 5 minutes"), no place
         words = _words(rest[opener.end() :])
         if named is None:
+            # the names of the sentence: tokens that name an object of the scenario, never a
+            # token by its shape ("in my_dreams"; SI red team 39, W0)
             shaped = _IDENTIFIER_SHAPED.finditer(text, start, end)
-            named = _name_parts([match.group() for match in shaped])
-        if not words or all(word in places or word in named for word in words):
+            named = _name_parts(
+                [m.group() for m in shaped if reader.is_object(m.group()) or _read(m.group())]
+            )
+        if not words or all(
+            word in places or word in named or reader.is_object(word) for word in words
+        ):
             continue
         return Unplain("restricted_world", at, at + len(rest), f"the restriction {rest.strip()!r}")
     return None
@@ -639,7 +713,7 @@ def unaccounted_shapes(
         )
         place_end = sentence_end if remedy is None else sentence_start + remedy
         for shape in (
-            _restricted(reader, (sentence_start, place_end), last_at, places),
+            _restricted(reader, (sentence_start, place_end), last_at, places, bodies),
             _attributed(text, sentence_start, at, sentence_end),
         ):
             if shape is not None:

@@ -725,6 +725,7 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
     shotgun by list or quantifier (`_plain_assertion`, `_shotguns`)."""
     f, r, w = n.factor, n.resource, n.word
     said = f"{f} is {w} in {r}"
+    workload = n.symptom.rsplit("/", 1)[-1]
     return {
         "not_plain_sign": [f"❌ {said}.", f"{said} 👎", f"{said}.[1]\n\n[1] This is wrong."],
         "not_plain_aside": [
@@ -887,6 +888,24 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             f"Root cause: {said}: RedHerring.",
             f"Root cause: {said}, aka RedHerring.",
         ],
+        # round 39 (SI red team 39, W0-W3): a place that unmakes the statement after its
+        # consequence clause, and a disowning comment that names an object of the scenario —
+        # in words, glued to the name, or put in the object's mouth
+        "disowning_comment_naming_an_object": [
+            f"Root cause: {said}, so {workload} cannot start in my imagination.",
+            f"Root cause: {said}, so {workload} cannot start on my laptop.",
+            f"Root cause: {said}, so {workload} cannot start, but only in my imagination.",
+            f"Root cause: {said} in my_dreams.",
+            f"Root cause: {said} — not the cause, per {workload}.",
+            f"Root cause: {said} — I made this up about {workload}.",
+            f"Root cause: {said} — NotTheCause_{f}.",
+            f"Root cause: {said} — {f}_isFalse.",
+            f"Root cause: {said} (RedHerring/{workload}).",
+            f"Root cause: {said} — it is a RedHerring, see {workload}.",
+            f"Root cause: {said} — {workload} disagrees.",
+            f"Root cause: {said} — {f} says nope.",
+            f"Root cause: {said} — {workload}-is-false.",
+        ],
         "fix_label_denial": [
             f"Root cause: {said}. Fix: nothing is {w}.",
             f"Root cause: {said}. Fix: none of that is true.",
@@ -962,6 +981,10 @@ def _verdict_words_honest(n: _Names) -> list[str]:
         f"{said}; the previous diagnosis was wrong.",
         # round 38's comments that name an object of the scenario (SI red team 38, H0)
         f"{said} — {f} is read by {n.symptom} at start.",
+        # round 39's places of the live system and comments that name what they say of it
+        f"{said}, so {n.symptom} cannot start in the cluster.",
+        f"{said} — the pods show it in their events.",
+        f"{said} — {n.symptom} never starts.",
         *([f"{said} ({r})."] if n.kind != "stopped_dependency" else []),
     ]
 
@@ -1225,6 +1248,11 @@ _WHY: dict[str, str] = {
     "shape that names no object of the scenario ('— it is a RedHerring.', '(NotTheCause)', "
     "'[Retracted_Statement]', '; RedHerring.'; round 38): such a token is its words, and a "
     "comment of them commits only as one in words would",
+    "disowning_comment_naming_an_object": "a place that unmakes the statement after its "
+    "consequence clause ('…, so W cannot start in my imagination.', '…, but only in my "
+    "imagination.') or a disowning comment that names an object of the scenario ('— not the "
+    "cause, per W.', '— NotTheCause_KEY.', '— W disagrees.'; round 39): a name does not vouch "
+    "for a disowning word",
     "remedy_value_or_particle": "a remedy whose value is a phrase or a run of words ('Re-add "
     "KEY=probably-not-the-cause.'), whose particle re-means its verb or follows an offer ('Add "
     "it up.', 'Happy to make it up.'), or a missing key 'rolled back' (round 37), whose value is "
