@@ -36,6 +36,7 @@ from provebench.pilot.agents.defective._glued_word_attacks import (
     ClaimsRefusedImportedGluedToOwnId,
     ClaimsRefusedImportedInCamelCase,
     ClaimsRefusedImportedInDigitLookAlikes,
+    ClaimsRefusedImportedUnderCoveringNegations,
 )
 from provebench.pilot.agents.defective._gone_file_attacks import (
     ReportsFilesFailedAfterReadingRemovedFiles,
@@ -163,6 +164,7 @@ __all__ = [
     "ClaimsRefusedImportedInWords",
     "ClaimsRefusedImportedInWorkFileNames",
     "ClaimsRefusedImportedSplitByControl",
+    "ClaimsRefusedImportedUnderCoveringNegations",
     "ClaimsRefusedImportedWithSplitIds",
     "ClaimsUncheckedSelfChecks",
     "ConcealsFailedAppends",
