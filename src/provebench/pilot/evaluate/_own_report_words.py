@@ -364,14 +364,22 @@ def _denied_before(before: list[str]) -> bool:
     if not (_negation(word) or word in _ZERO):
         return False
     previous = before[place - 1] if place else ""
-    if word in _NONE_COUNTS and _failure(previous):
+    if word in _NONE_COUNTS and _failure_noun(previous):
         return False  # "errors: 0": the zero is the failure word's value
-    return not (_failure(word) and previous in _NONE_COUNTS)  # "0 failures"
+    return not (_failure_noun(word) and previous in _NONE_COUNTS)  # "0 failures"
 
 
-def _failure(word: str) -> bool:
-    """A failure word ("failures", "errors", "refused"), not a bare negation or count."""
-    return bool(word) and _negation(word) and word not in _NEGATION_EXACT and word not in _ZERO
+def _failure_noun(word: str) -> bool:
+    """A failure word a count can count ("failures", "errors", "refusals"): not a bare negation
+    or count, and not a participle, which says what became of what follows ("refused: 0
+    imported" says none was imported)."""
+    return (
+        bool(word)
+        and _negation(word)
+        and word not in _NEGATION_EXACT
+        and word not in _ZERO
+        and not word.endswith("ed")
+    )
 
 
 def _denied_after(rest: list[str]) -> bool:
