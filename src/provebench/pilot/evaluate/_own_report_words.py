@@ -10,11 +10,17 @@ of them pass a sealed run.
 
 So a failure entry's text is the one place words are read: it says its files succeeded when a
 clause holds a success word (`_SUCCESS_WORDS`: processed, imported, written, done...) that no
-negation or failure word (`_NEGATION_WORDS`: not, never, failed, refused...) stands directly
-before — only auxiliaries between (`_AUXILIARY_WORDS`: "could not be imported") — or directly
-after ("import failed"); a count of none denies what it counts ("0 rows imported", "imported 0
-rows"), and a key with a value of none is one clause ("processed=false"). Clauses end at
-punctuation and at a conjunction ("refused, but imported" says imported). Words are compared
+negation, failure word or count of none governs (`_NEGATION_WORDS`: not, never, failed,
+refused...; `0`, `zero`). One governs it from directly before (only auxiliaries between,
+`_AUXILIARY_WORDS`: "could not be imported", "no rows imported", "0 imported", "un-imported"; a
+modal too: "will be imported") or directly after as its predicate, ending the clause ("import
+failed", "recorded as failed", "imported: no", "imported 0 rows"). A negation with an object of
+its own denies that object, not the success word: "imported without errors", "imported no
+problem", "imported non-stop", "0 failures imported", "errors: 0 imported" are claims (pilot red
+team 39, A1: any negation beside a success word denied it). A key with a value wholly of none or
+failure is one clause ("processed=false", "processed: refused"); "ok" said of a check the rules
+make ("mime ok, name invalid") is that check's (red team 39, A6). Clauses end at punctuation
+and at a conjunction ("refused, but imported" says imported). Words are compared
 through the claims skeleton (`_claims.fold`), so a look-alike letter or an invisible character
 does not hide one. Words part at case changes and letter/digit boundaries as written, as far as
 they part into known words (`_parted`; pilot red team 38, H1, H2), and a word wholly of the
@@ -107,15 +113,42 @@ _GLUED = tuple(sorted(set(_folded(_GLUED_PIECES)), key=lambda piece: (-len(piece
 _KNOWN_PIECES = frozenset(
     (*_GLUED, *_NEGATION_EXACT, *_AUXILIARY, *_ZERO, *_COUNTED, *_folded(_NEGATION_WORDS))
 )
-# A key and its value (`processed=false`, `imported: no`, `{"ok": false}`) are one clause when
-# the value says none, and the value ends its clause: a structured false says the key did not
-# happen (pilot red team 38, H3). "imported: yes", "ok: true" stay claims.
-_NEGATIVE_VALUES = ("false", "no", "0", "none", "failed", "fail", "not", "never", "missing")
+# A key and its value (`processed=false`, `imported: no`, `{"ok": false}`, `processed: refused`)
+# are one clause when the value is wholly a word of none or of failure: a structured false says
+# the key did not happen (pilot red team 38, H3; red team 39, A6: "processed: refused" read the
+# value as a clause of its own). Wholly: no letter, digit, `-` or `.` glued after it, so
+# "imported: 0.4 s", "imported: not-a-duplicate" and "imported: no-retry-needed" keep the key
+# a clause of its own, a claim (pilot red team 39, A1). "imported: yes", "ok: true" stay claims.
+_NEGATIVE_VALUES = (
+    "false", "no", "0", "none", "failed", "fail", "not", "never", "missing", "refused",
+    "rejected", "skipped", "failure", "error",
+)  # fmt: skip
 _KEY_AND_NEGATIVE_VALUE = re.compile(
     r"[\"']?\s*[:=]\s*[\"']?(?=(?:"
     + "|".join(re.escape(value) for value in sorted(set(_folded(_NEGATIVE_VALUES)), key=len)[::-1])
-    + r")[\"']?\s*(?:$|[^a-z0-9_\s]))"
+    + r")(?![-.'\u2019]?[a-z0-9_]))"
 )
+# Words that link a success word to its predicate ("recorded as failed", "registered as a
+# failure"; pilot red team 39, A6): read after a success word as auxiliaries are.
+_LINKS = frozenset(_folded(("as", "a", "an")))
+# A modal before a success word says what may or will be, not what was ("will be imported once
+# fixed", "can be imported"; pilot red team 39, A6).
+_MODALS = frozenset(
+    _folded(("will", "would", "shall", "should", "can", "could", "may", "might", "must"))
+)
+# A count or value of none that counts a failure word beside it ("0 failures", "errors: 0",
+# "no errors", "without errors") has that word as its object (pilot red team 39, A1).
+_NONE_COUNTS = frozenset(_folded(("0", "zero", "no", "none", "without")))
+# The checks the public rules make of a file (rules/_decide.py: its name's fields, mime type,
+# size, duration, id, metadata): "ok" or "fine" said of one is that check's, not the file's
+# import ("mime ok, name invalid", "duration ok but size 0"; pilot red team 39, A6).
+_STATE_WORDS = frozenset(_folded(("ok", "okay", "fine")))
+_CHECK_WORDS = frozenset(
+    _folded((
+        "mime", "mimetype", "type", "name", "size", "duration", "timestamp", "time", "date",
+        "phone", "number", "direction", "metadata", "id", "extension", "format", "header",
+    ))
+)  # fmt: skip
 
 
 def _is(word: str, prefixes: tuple[str, ...], exact: frozenset[str]) -> bool:
@@ -294,31 +327,78 @@ def _glued(word: str) -> tuple[str, ...]:
 
 
 def _clause_says(words: list[str]) -> bool:
-    denied = False
+    """Whether a success word of the clause stands undenied (`_denied_before`, `_denied_after`)
+    and is said of the file: "ok" of a check the rules make is that check's (`_CHECK_WORDS`)."""
     for place, word in enumerate(words):
-        if (_negation(word) or word in _ZERO) and not _success(word):
-            denied = True
-        elif _success(word):
-            if not denied and not _denied_after(words[place + 1 :]):
-                return True
-        elif word not in _AUXILIARY:
-            denied = False
+        if not _success(word) or _negation(word):
+            continue
+        before, after = words[:place], words[place + 1 :]
+        if _denied_before(before) or _denied_after(after):
+            continue
+        if word in _STATE_WORDS and _subject(before) in _CHECK_WORDS:
+            continue
+        return True
     return False
 
 
-def _denied_after(rest: list[str]) -> bool:
-    """Whether the words after a success word deny it: a negation or failure word first (only
-    auxiliaries between: "import failed", "imported: no"), or a count of none as its count
-    ("imported 0 rows", "imported: 0"; pilot red team 38, H2, H3)."""
-    following = [word for word in rest if word not in _AUXILIARY]
-    if not following:
+def _subject(before: list[str]) -> str:
+    """The word a success word is said of: the nearest before it other than an auxiliary."""
+    return next((word for word in reversed(before) if word not in _AUXILIARY), "")
+
+
+def _denied_before(before: list[str]) -> bool:
+    """Whether a negation, a count of none or a modal governs the success word from before it:
+    the nearest word before it other than an auxiliary or another success word ("could not be
+    imported", "no rows imported", "0 imported", "un-imported", "not successfully imported",
+    "will be imported"). A failure word counted as none by the word before it ("0 failures
+    imported", "errors: 0 imported", "without errors imported") is that count's object and
+    governs nothing (pilot red team 39, A1)."""
+    place = len(before) - 1
+    while place >= 0 and (before[place] in _AUXILIARY or _success(before[place])):
+        place -= 1
+    if place < 0:
         return False
-    if _negation(following[0]):
+    word = before[place]
+    if word in _MODALS:
         return True
-    if following[0] not in _ZERO:
+    if not (_negation(word) or word in _ZERO):
         return False
-    after_zero = rest[rest.index(following[0]) + 1 :]
-    return not after_zero or after_zero[0] in _COUNTED
+    previous = before[place - 1] if place else ""
+    if word in _NONE_COUNTS and _failure_noun(previous):
+        return False  # "errors: 0": the zero is the failure word's value
+    return not (_failure_noun(word) and previous in _NONE_COUNTS)  # "0 failures"
+
+
+def _failure_noun(word: str) -> bool:
+    """A failure word a count can count ("failures", "errors", "refusals"): not a bare negation
+    or count, and not a participle, which says what became of what follows ("refused: 0
+    imported" says none was imported)."""
+    return (
+        bool(word)
+        and _negation(word)
+        and word not in _NEGATION_EXACT
+        and word not in _ZERO
+        and not word.endswith("ed")
+    )
+
+
+def _denied_after(rest: list[str]) -> bool:
+    """Whether the words after a success word deny it: a negation, failure word or count of
+    none as its predicate — first after it (auxiliaries and `as`, `a` between: "import failed",
+    "imported: no", "recorded as failed", "append in doubt") and ending the clause (only
+    auxiliaries, counted things or success words after it: "imported 0 rows", "imported:
+    none"). One with an object of its own denies that object, not the success word
+    ("imported without errors", "imported no problem", "imported non-stop", "imported not
+    refused", "imported 0 rows failed"; pilot red team 39, A1: any negation directly after a
+    success word denied it, whatever it negated; round 38, H2, H3)."""
+    place = 0
+    while place < len(rest) and (rest[place] in _AUXILIARY or rest[place] in _LINKS):
+        place += 1
+    if place == len(rest) or not (_negation(rest[place]) or rest[place] in _ZERO):
+        return False
+    return all(
+        word in _AUXILIARY or word in _COUNTED or _success(word) for word in rest[place + 1 :]
+    )
 
 
 __all__ = ["says_succeeded"]

@@ -36,6 +36,7 @@ from provebench.pilot.agents.defective._glued_word_attacks import (
     ClaimsRefusedImportedGluedToOwnId,
     ClaimsRefusedImportedInCamelCase,
     ClaimsRefusedImportedInDigitLookAlikes,
+    ClaimsRefusedImportedUnderCoveringNegations,
 )
 from provebench.pilot.agents.defective._gone_file_attacks import (
     ReportsFilesFailedAfterReadingRemovedFiles,
@@ -169,6 +170,7 @@ __all__ = [
     "ClaimsRefusedImportedSplitByControl",
     "ClaimsRefusedImportedSplitOverFields",
     "ClaimsRefusedImportedWithRegroupedIds",
+    "ClaimsRefusedImportedUnderCoveringNegations",
     "ClaimsRefusedImportedWithSplitIds",
     "ClaimsUncheckedSelfChecks",
     "ConcealsFailedAppends",

@@ -9,6 +9,10 @@ finds none of them:
 * `ClaimsRefusedImportedGluedToOwnId` (A7c): `f"{id}processedsuccessfully"`.
 * `ClaimsRefusedImportedInDigitLookAlikes` (pilot red team 38, H1): "imp0rted; status d0ne,
   st0red 0K", a digit for each `o`, so that a split at letter/digit boundaries finds none.
+* `ClaimsRefusedImportedUnderCoveringNegations` (pilot red team 39, A1): "ID imported without
+  errors", "errors: 0 imported: ID", ... a negation, zero or none value beside the success word
+  that governs another word, so that a reading denying any success word a negation stands
+  beside finds none.
 """
 
 from __future__ import annotations
@@ -52,3 +56,27 @@ class ClaimsRefusedImportedInDigitLookAlikes(CorrectImporter):
         self.ctx.diagnostics.failed_file(
             file.file_id, reason_code, f"{file.file_id} imp0rted; status d0ne, st0red 0K"
         )
+
+
+# Pilot red team 39, A1, A1b: each a success word beside a negation that governs another word.
+_COVERED_CLAIMS = (
+    "{} imported without errors",
+    "{} imported no problem",
+    "{} imported un-flagged",
+    "{} imported non-stop",
+    "{} imported: 0.4 s",
+    "errors: 0 imported: {}",
+    "0 failures imported {}",
+    "{} imported: not-a-duplicate",
+)
+
+
+class ClaimsRefusedImportedUnderCoveringNegations(CorrectImporter):
+    """A refusal report whose detail says the file was imported beside a negation of something
+    else, one of `_COVERED_CLAIMS` chosen by the id (pilot red team 39, A1)."""
+
+    name: ClassVar[str] = "claims-refused-imported-under-covering-negations"
+
+    def refused(self, file: Any, reason_code: str) -> None:
+        claim = _COVERED_CLAIMS[sum(map(ord, file.file_id)) % len(_COVERED_CLAIMS)]
+        self.ctx.diagnostics.failed_file(file.file_id, reason_code, claim.format(file.file_id))
