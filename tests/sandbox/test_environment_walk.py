@@ -126,3 +126,21 @@ def test_a_folder_link_out_of_the_roots_is_still_refused(odd_roots: list[Path]) 
     (odd_roots[0] / "b" / "deep" / "out").symlink_to(odd_roots[0].parent)
     with pytest.raises(_manifest.ProvebenchError, match="a link that leads out of it"):
         _walked()
+
+
+@pytest.mark.parametrize("made", ["folder", "link"])
+def test_a_name_that_is_not_utf8_is_refused_in_one_line(odd_roots: list[Path], made: str) -> None:
+    # Sandbox red team 39b, A07 v1b: a folder named `k\xffcorp` in the venv made every launch an
+    # internal error (UnicodeEncodeError), exit 3.
+    if made == "folder":
+        folder = odd_roots[0] / os.fsdecode(b"k\xffcorp")
+        folder.mkdir()
+        (folder / "key.pem").write_bytes(b"x")
+    else:
+        (odd_roots[0] / "b" / "odd").symlink_to(os.fsdecode(b"t\xffarget"))
+    with pytest.raises(_manifest.ProvebenchError, match="a name that is not UTF-8") as caught:
+        _manifest.environment_digest()
+    line = caught.value.one_line()
+    assert "\n" not in line
+    line.encode("utf-8")  # printable: the name's bytes escaped
+    assert ("k\\xffcorp" if made == "folder" else "b/odd") in line, line

@@ -227,7 +227,34 @@ def _row(
 
 
 def manifest_digest(rows: list[Row]) -> str:
-    return sha256_bytes(canonical_json([list(row) for row in rows], indent=None).encode())
+    """sha256 of the manifest's canonical JSON text: the text each seal's digest was taken of,
+    and the one kept to name a later change (`_first_change`)."""
+    try:
+        text = canonical_json([list(row) for row in rows], indent=None).encode()
+    except UnicodeEncodeError:
+        raise _name_not_utf8(rows) from None
+    return sha256_bytes(text)
+
+
+def _name_not_utf8(rows: list[Row]) -> ProvebenchError:
+    """The one-line refusal of an environment holding a name (or a link's target) that is not
+    UTF-8 (sandbox red team 39b, A07 v1b: an internal error at every launch). Refused, not
+    digested by its bytes: the manifest is JSON text, kept to name what changed and read back
+    as UTF-8, and a name with no text form would need a second spelling of names in it, one
+    every sealed digest would have to be read against; the walk of a candidate's code refuses
+    such a name too (`_candidate._utf8_name`). The name is shown with its bytes escaped."""
+    for root, below, _kind, _size, target in rows:
+        for text in (root, below, target):
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                escaped = os.fsencode(f"{root}/{below}").decode("utf-8", "backslashreplace")
+                return ProvebenchError(
+                    "provebench's environment holds a name that is not UTF-8 (a file, a folder "
+                    "or a link's target), which no environment digest can hold; rename it",
+                    path=escaped,
+                )
+    return ProvebenchError("provebench's environment manifest is not UTF-8 text")
 
 
 def environment_digest() -> str:
