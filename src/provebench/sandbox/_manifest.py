@@ -93,6 +93,7 @@ def environment_manifest() -> list[Row]:
     used: dict[str, str] = {}
     rows: list[Row] = []
     real_roots = [os.path.realpath(root) for root in roots]
+    _refuse_mounts_below(real_roots, left_out)
     caches: list[str] = []
     for root, real_root in zip(roots, real_roots, strict=True):
         for path, below, names in _shown_folders(root, real_root, left_out, caches):
@@ -103,6 +104,32 @@ def environment_manifest() -> list[Row]:
         _save_cache(roots, used)
     _walked_caches[:] = caches
     return rows
+
+
+def _refuse_mounts_below(real_roots: list[str], left_out: list[str]) -> None:
+    """Refuse, in one line naming it, a mount point below a root this walk reads (read once from
+    the mount table, `_mounts.mounts`, for each walk: a command's first and a run's last).
+
+    Every sandbox shows the roots whole, and a secret is masked where the policy finds it under
+    one by its own real path's ancestors (`_policy.policy_for`): a second name a mount makes is
+    never found. The laboratory's key folder bound at `.venv/kb`, the run's corpus at `.venv/kc`,
+    its scenario at `.venv/ks`, or a key folder over the base installation's `share/man`, were
+    read by a probe (sandbox red team 39b, H2), as the walk of a candidate's code refuses a mount
+    in the code (`_mounts`). An installation holds no mount of its own; one an operator made
+    there is refused whatever its source. What is left out of the walk (shown empty) is not
+    looked at, nor a mount at a root itself (a venv on a volume of its own)."""
+    from provebench.sandbox._mounts import mounts
+
+    below = tuple(root.rstrip(os.sep) + os.sep for root in real_roots)
+    for mount in mounts():
+        point = str(mount.point)
+        if point.startswith(below) and not _inside(point, left_out):
+            escaped = os.fsencode(point).decode("utf-8", "backslashreplace")
+            raise ProvebenchError(
+                f"provebench's environment holds a mount point ({mount.fs_type} mounted there), "
+                "which every sandbox would show whole under a name no mask covers; unmount it",
+                path=escaped,
+            )
 
 
 def _shown_folders(
