@@ -21,9 +21,9 @@ import yaml
 
 from provebench._errors import ProvebenchError
 from provebench.attest._envelope import PAYLOAD_TYPE
-from provebench.pilot.corpus._folder import EXPECTED_ROWS_FILE, MANIFEST_FILE
+from provebench.pilot.corpus._folder import EXPECTED_ROWS_FILE, MANIFEST_FILE, PUBLISHED_FILES
 from provebench.pilot.record._rundir import RUN_FORMAT
-from provebench.sandbox import _outputs
+from provebench.sandbox import _answer_copies, _outputs
 from provebench.sandbox._candidate import code_digest, code_listing
 from provebench.sandbox._policy import PACKAGE_DIR
 
@@ -119,6 +119,13 @@ def test_a_copy_of_the_runs_corpus_answer_file_is_refused(tmp_path: Path) -> Non
     code.mkdir()
     shutil.copyfile(corpus / EXPECTED_ROWS_FILE, code / "register.csv")
     _refused(code, r"register\.csv in the candidate's code is a copy of .*expected", (corpus,))
+    # A published file (the contract, a template) is every candidate's: shown.
+    assert _answer_copies.PUBLISHED_CORPUS_FILES == PUBLISHED_FILES
+    (code / "register.csv").unlink()
+    for name in PUBLISHED_FILES:
+        (corpus / name).write_text(f"published {name}\n", "utf-8")
+        shutil.copyfile(corpus / name, code / name)
+    assert len(code_listing([code], (corpus,), field="--agent")) == len(PUBLISHED_FILES)
 
 
 def test_a_copy_of_the_runs_scenario_is_refused_by_bytes_and_by_form(tmp_path: Path) -> None:

@@ -28,6 +28,17 @@ from provebench.sandbox._corpus_folders import holds_corpus_manifest
 
 # Far above any scenario file (a few kilobytes): a larger file is not parsed as one, either side.
 _MAX_PARSED_BYTES = 1 << 20
+# The files every corpus publishes to its candidates, the same bytes whatever the seed
+# (`pilot.corpus._folder.PUBLISHED_FILES`, a test holds the two equal): an importer may keep a
+# copy of its contract or template. Every other file at a corpus's top is its own.
+PUBLISHED_CORPUS_FILES = frozenset(
+    {
+        "candidate_final_rows_template.csv",
+        "external_checks_template.json",
+        "agent_contract.md",
+        "manager_mapping.csv",
+    }
+)
 # A corpus's answer files lie at its top (`corpus._folder`); its folders are not walked.
 _FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
@@ -82,7 +93,11 @@ def _hidden_files(path: Path) -> list[Path]:
         return [path]
     if stat.S_ISDIR(status.st_mode) and holds_corpus_manifest(path):
         try:
-            return [entry for entry in sorted(path.iterdir()) if entry.is_file()]
+            return [
+                entry
+                for entry in sorted(path.iterdir())
+                if entry.name not in PUBLISHED_CORPUS_FILES and entry.is_file()
+            ]
         except OSError:
             return []
     return []
@@ -117,4 +132,4 @@ def _parsed(name: str, data: bytes | None) -> tuple[str, str] | None:
         return None
 
 
-__all__ = ["HiddenCopies"]
+__all__ = ["PUBLISHED_CORPUS_FILES", "HiddenCopies"]
