@@ -28,6 +28,7 @@ from provebench._read_once import (
     _read_descriptor,
     key_folder_identities,
 )
+from provebench.sandbox._answer_copies import HiddenCopies
 from provebench.sandbox._bytecode import held_folders
 from provebench.sandbox._containment import (
     files_by_identity,
@@ -39,7 +40,9 @@ from provebench.sandbox._corpus_folders import CORPUS_MANIFEST_FILE, holds_corpu
 from provebench.sandbox._known_secrets import known_secret_marks
 from provebench.sandbox._mounts import host_paths, mounts, unprovable_mount
 from provebench.sandbox._other_names import OtherNames
+from provebench.sandbox._outputs import output_kind
 from provebench.sandbox._policy import (
+    PACKAGE_DIR,
     NeverShownBelow,
     absolute,
     code_folder,
@@ -182,6 +185,12 @@ class _Secrets:
         # Every name of the code whose file has others: one named outside it is refused once
         # the walk has found all the names inside (`_other_names`)
         self.other_names = OtherNames()
+        # The run's hidden files (its scenario, readings, corpus answer files) by content: a
+        # copy kept in the code as a fixture (sandbox red team 39b, H1b)
+        self.copies = HiddenCopies(hidden)
+        # Whether the root walked is a candidate's (provebench's own package, digested by the
+        # same walk, ships example evidence, and no candidate output is found there)
+        self.outputs_checked = True
 
     def refuse_mount(self, path: Path, field: str) -> None:
         """Refuse `path` (met below a shown path, or a shown file) when something is mounted
@@ -240,6 +249,28 @@ class _Secrets:
                 field=field,
             )
 
+    def refuse_answer(self, path: Path, size: int, sha256: str, data: bytes, field: str) -> None:
+        """Refuse a file of the code that is a provebench output (`_outputs`: a verdict, an
+        evidence, a run record, whatever its name) or a copy of one of the run's hidden files
+        (`_answer_copies`): each names the answer a candidate is scored on (sandbox red team 39b,
+        H1 and H1b)."""
+        if not self.outputs_checked:
+            return
+        kind = output_kind(data)
+        if kind is not None:
+            raise ProvebenchError(
+                f"{path} in the candidate's code is {kind}, a provebench output that names a "
+                "run's answer, which a sandbox never shows; move it out of the code folder",
+                field=field,
+            )
+        copied = self.copies.copy_of(size, sha256, data)
+        if copied is not None:
+            raise ProvebenchError(
+                f"{path} in the candidate's code is a copy of {copied}, which the run hides from "
+                "the candidate; remove it",
+                field=field,
+            )
+
     def hides(self, path: Path) -> bool:
         """Whether `path` (met in a code folder, links unfollowed) is a hidden path, hidden where
         it lies."""
@@ -288,8 +319,10 @@ def read_shown(
     was hashed, copied and shown to a sealed agent)."""
     secrets = _Secrets(hidden)
     counted = _Budget(paths, field)
+    package = real_path(PACKAGE_DIR)
     for index, given in enumerate(paths):
         root = real_path(given)
+        secrets.outputs_checked = root != package
         status = None if secrets.hides(root) else _shown_status(root, field)
         if status is None:
             continue
@@ -399,6 +432,7 @@ def _read_file(
     secrets.key_material.note(path, info, held.sha256)
     secrets.other_names.note(path, info)
     secrets.refuse_bytes(path, info.st_size, held.sha256, field)
+    secrets.refuse_answer(path, info.st_size, held.sha256, held.data, field)
     mode = stat.S_IMODE(info.st_mode)
     kind = "exec" if mode & stat.S_IXUSR else "file"
     entry = f"{kind}:{held.sha256}"

@@ -93,6 +93,7 @@ def environment_manifest() -> list[Row]:
     used: dict[str, str] = {}
     rows: list[Row] = []
     real_roots = [os.path.realpath(root) for root in roots]
+    _refuse_mounts_below(real_roots, left_out)
     caches: list[str] = []
     for root, real_root in zip(roots, real_roots, strict=True):
         for path, below, names in _shown_folders(root, real_root, left_out, caches):
@@ -103,6 +104,32 @@ def environment_manifest() -> list[Row]:
         _save_cache(roots, used)
     _walked_caches[:] = caches
     return rows
+
+
+def _refuse_mounts_below(real_roots: list[str], left_out: list[str]) -> None:
+    """Refuse, in one line naming it, a mount point below a root this walk reads (read once from
+    the mount table, `_mounts.mounts`, for each walk: a command's first and a run's last).
+
+    Every sandbox shows the roots whole, and a secret is masked where the policy finds it under
+    one by its own real path's ancestors (`_policy.policy_for`): a second name a mount makes is
+    never found. The laboratory's key folder bound at `.venv/kb`, the run's corpus at `.venv/kc`,
+    its scenario at `.venv/ks`, or a key folder over the base installation's `share/man`, were
+    read by a probe (sandbox red team 39b, H2), as the walk of a candidate's code refuses a mount
+    in the code (`_mounts`). An installation holds no mount of its own; one an operator made
+    there is refused whatever its source. What is left out of the walk (shown empty) is not
+    looked at, nor a mount at a root itself (a venv on a volume of its own)."""
+    from provebench.sandbox._mounts import mounts
+
+    below = tuple(root.rstrip(os.sep) + os.sep for root in real_roots)
+    for mount in mounts():
+        point = str(mount.point)
+        if point.startswith(below) and not _inside(point, left_out):
+            escaped = os.fsencode(point).decode("utf-8", "backslashreplace")
+            raise ProvebenchError(
+                f"provebench's environment holds a mount point ({mount.fs_type} mounted there), "
+                "which every sandbox would show whole under a name no mask covers; unmount it",
+                path=escaped,
+            )
 
 
 def _shown_folders(
@@ -227,7 +254,34 @@ def _row(
 
 
 def manifest_digest(rows: list[Row]) -> str:
-    return sha256_bytes(canonical_json([list(row) for row in rows], indent=None).encode())
+    """sha256 of the manifest's canonical JSON text: the text each seal's digest was taken of,
+    and the one kept to name a later change (`_first_change`)."""
+    try:
+        text = canonical_json([list(row) for row in rows], indent=None).encode()
+    except UnicodeEncodeError:
+        raise _name_not_utf8(rows) from None
+    return sha256_bytes(text)
+
+
+def _name_not_utf8(rows: list[Row]) -> ProvebenchError:
+    """The one-line refusal of an environment holding a name (or a link's target) that is not
+    UTF-8 (sandbox red team 39b, A07 v1b: an internal error at every launch). Refused, not
+    digested by its bytes: the manifest is JSON text, kept to name what changed and read back
+    as UTF-8, and a name with no text form would need a second spelling of names in it, one
+    every sealed digest would have to be read against; the walk of a candidate's code refuses
+    such a name too (`_candidate._utf8_name`). The name is shown with its bytes escaped."""
+    for root, below, _kind, _size, target in rows:
+        for text in (root, below, target):
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:
+                escaped = os.fsencode(f"{root}/{below}").decode("utf-8", "backslashreplace")
+                return ProvebenchError(
+                    "provebench's environment holds a name that is not UTF-8 (a file, a folder "
+                    "or a link's target), which no environment digest can hold; rename it",
+                    path=escaped,
+                )
+    return ProvebenchError("provebench's environment manifest is not UTF-8 text")
 
 
 def environment_digest() -> str:
