@@ -284,7 +284,10 @@ def _names_a_file_failure(code: str | None, detail: str = "") -> bool:
     if any(word in folded_code for word in _FILE_FAILURE_WORDS):
         return True
     said = f"{folded_code} {fold(detail)}"
-    return any(word in said for word in _FAILURE_WORDS)
+    # Pilot red team 40, A7: "12 recordings were never imported", "nothing was saved; sync
+    # stopped", "the recordings are gone" with no failed call passed — the substring list lacks
+    # a denied success and the words of loss (`_says_loss`).
+    return any(word in said for word in _FAILURE_WORDS) or _says_loss(code, detail)
 
 
 # The words that say files failed, not a listing or a read of the confirmed ids: a report tied
@@ -329,9 +332,73 @@ def _says_retried_only(code: str | None, detail: str) -> bool:
     folded = [fold(text) for text in ("" if code is None else code, detail)]
     # As written ("couldn't") and with every separator a blank ("not_saved").
     said = " ".join([*folded, *map(_blanked, folded)])
-    return any(word in said for word in _RETRIED_WORDS) and not any(
-        word in said for word in _LOSS_WORDS
+    return (
+        any(word in said for word in _RETRIED_WORDS)
+        and not any(word in said for word in _LOSS_WORDS)
+        and not _says_loss(code, detail)
     )
+
+
+# Pilot red team 40, A3, A7: what says a loss besides a failure word. A negation (`_NEGATIONS`)
+# denies the word it governs — the next one that is no auxiliary or counted thing
+# (`_GOVERNED_PAST`), as the own-words reading governs a success word (`_own_report_words`):
+# when that word is one of loss or failure ("nothing lost", "no rows dropped", "without
+# errors") the report denies a loss; when it is any other ("never imported", "nothing was
+# saved", "not retried") it says one, and so does a negation of a negation or one governing
+# nothing (fail closed: which of them a report meant is not for the evaluator to guess). A
+# loss word (`_LOSS_STEMS`, by prefix; "left out") no negation governs says a loss: "sync
+# stopped early", "the recordings are gone", "left out of the sheet".
+_NEGATIONS = frozenset(
+    fold(word)
+    for word in ("not", "no", "never", "nothing", "none", "nor", "neither", "cannot", "unable",
+                 "without", "t", "zero", "0")
+)  # fmt: skip
+_GOVERNED_PAST = frozenset(
+    fold(word)
+    for word in ("be", "been", "being", "is", "are", "was", "were", "to", "have", "has", "had",
+                 "yet", "get", "got", "it", "this", "the", "a", "an", "any", "of", "s", "in",
+                 "file", "files", "row", "rows", "record", "records", "recording", "recordings",
+                 "call", "calls", "data", "entry", "entries", "item", "items", "page", "pages")
+)  # fmt: skip
+_LOSS_STEMS = tuple(
+    fold(word)
+    for word in ("fail", "abort", "lost", "loss", "lose", "losing", "skip", "reject",
+                 "drop", "miss", "corrupt", "broke", "denied", "refus", "incomplete",
+                 "wrong", "problem", "unsuccess", "interrupt", "partial", "discard", "unsav",
+                 "unstor", "halt", "stop", "gone", "omit", "cut")
+)  # fmt: skip
+# The kind of failure met: governed by a negation it is denied ("without errors"), alone it says
+# what the call was answered with, no loss (`_KIND_WORDS`).
+_KIND_STEMS = tuple(fold(word) for word in ("error", "timeout"))
+_PHRASES_OF_LOSS = frozenset(
+    (fold(first), fold(second))
+    for first, second in (("left", "out"), ("gave", "up"), ("give", "up"), ("giving", "up"))
+)
+
+
+def _says_loss(code: str | None, detail: str) -> bool:
+    """Whether an `error` report's code or detail says something was lost, not saved or cut
+    short, read word by word with negations composed (see `_NEGATIONS`)."""
+    for text in ("" if code is None else code, detail):
+        words = [word for word in re.split(r"[\W_]+", fold(text)) if word]
+        governing = False
+        for place, word in enumerate(words):
+            following = words[place + 1] if place + 1 < len(words) else ""
+            if word.startswith(_LOSS_STEMS) or (word, following) in _PHRASES_OF_LOSS:
+                if not governing:
+                    return True
+                governing = False
+            elif word.startswith(_KIND_STEMS):
+                governing = False
+            elif word in _NEGATIONS:
+                if governing:
+                    return True  # a negation of a negation: fail closed
+                governing = True
+            elif governing and word not in _GOVERNED_PAST:
+                return True
+        if governing:
+            return True
+    return False
 
 
 def _blanked(folded: str) -> str:
