@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -230,17 +231,42 @@ def _work_name_claims(
 
 
 def _statement_of(name: str, refused: NamedFiles) -> str:
-    """What a work path says of the files it names: the components of it that name one (each
-    read alone) and its last, the file's own name. A folder before them is the importer's
-    filing, a category of many files, not a statement about one (pilot red team 39, H3: an
-    honest decision cache `processed/<id>.json`, `{"decision": "refused"}`, was read as
-    "processed <id>", 17 false claims). Where no component names a file alone (an id split
-    over folders, `4f060cea63/1 imported`), the whole path is read (fail closed)."""
+    """What a work path says of the files it names: every component from the first that names
+    one on (a folder holding the file's id is about it: `<id>/ok/x` says "ok" of it), and each
+    folder before it that is no bare category (`_is_category`). A category folder before the
+    file is the importer's filing, a class of many files, not a statement about one (pilot red
+    team 39, H3: an honest decision cache `processed/<id>.json`, `{"decision": "refused"}`, was
+    read as "processed <id>", 17 false claims). A folder that is a sentence is no category
+    (pilot red team 40, A4: `processed successfully; status imported/<id>`, `imported ok/<id>`
+    were dropped as filing, every one). Where no component names a file alone (an id split over
+    folders, `4f060cea63/1 imported`), the whole path is read (fail closed)."""
     components = name.split("/")
-    own = [part for part in components[:-1] if refused.named(part)] + components[-1:]
-    if not any(refused.named(part) for part in own):
+    first = next((at for at, part in enumerate(components) if refused.named(part)), None)
+    if first is None:
         return name
-    return " / ".join(own)
+    filing = [part for part in components[:first] if not _is_category(part)]
+    return " / ".join([*filing, *components[first:]])
+
+
+# One word as written, or words joined by `_` or `-` with no blank or other mark: a name.
+_IDENTIFIER = re.compile(r"[^\W_]+(?:[_-][^\W_]+)*")
+# Where a name parts into words: `_`, `-`, a case change, a letter beside a digit.
+_NAME_PARTS = re.compile(r"[_-]|(?<=[a-z])(?=[A-Z])|(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
+
+
+def _is_category(folder: str) -> bool:
+    """Whether a folder is a bare category (`processed`, `done`, `refused`, `cache`,
+    `processed_ids`): a name, not a sentence (no blank, no clause mark), saying success once at
+    most — "processed_successfully", "ImportedOK", "importedok" say it twice and are read, as is
+    any folder of blanks or marks ("imported ok", "status imported; done")."""
+    if not _IDENTIFIER.fullmatch(folder):
+        return False
+    successes = 0
+    for word in _NAME_PARTS.split(folder):
+        if says_succeeded(word):
+            # A word glued of a success word and more ("processedsuccessfully") says it again.
+            successes += 2 if says_succeeded(f"{word} 0") else 1
+    return successes <= 1
 
 
 def build_timeline(snapshot: Snapshot, log: LogFacts, work_names: Iterable[str] = ()) -> Timeline:
