@@ -35,6 +35,7 @@ decides (pilot §9: the agent's report never counts as evidence of success).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Collection
 
 from provebench._errors import shown
@@ -83,7 +84,10 @@ _GLUED_PIECES = (
     "status", "file", "row", "all", "fully", "been", "was", "were", "has", "have", "had", "being",
     "the", "this", "yet",
 )  # fmt: skip
-_CLAUSE_END = re.compile(r"[.,;:!?()\[\]{}<>\"/|\n\r\t]+| - ")
+# Clause ends: ASCII punctuation and symbols and " - ". A mark outside ASCII is read as `=`
+# before the skeleton folds it (`_marks_read`). Not the marks that join a word's parts or stress
+# it (`-`, `'`, `_`, `*`, a backquote, `%`, a backslash): "un-imported", "**not** imported".
+_CLAUSE_END = re.compile(r"[.,;:!?()\[\]{}<>\"/|\n\r\t=+&@^~#$]+| - ")
 _WORD = re.compile(r"[a-z0-9]+")
 # A word as written: letters and digits of any script (`_parted`).
 _WRITTEN_WORD = re.compile(r"[^\W_]+")
@@ -189,8 +193,30 @@ def says_succeeded(text: str, quoted: Collection[str] = (), ids: Collection[str]
     for served in ordered:
         if shown(served) != served:
             text = _parts_cut(text, shown(served))
-    parted = _parted(text)
+    parted = _parted(_marks_read(text))
     return any(_clause_says(clause) for folded in readings(parted) for clause in _clauses(folded))
+
+
+def _marks_read(text: str) -> str:
+    """`text` with each punctuation or symbol character outside ASCII (Unicode categories P*,
+    S*) read as `=`, a clause end that keeps a key and its value of none one clause
+    (`_KEY_AND_NEGATIVE_VALUE`: "imported → no"). Pilot red team 40, A8: "refused? no—imported",
+    "problems: none → imported" parted only at ASCII marks, so the skeleton folded "—" into a
+    `-` and "→" into nothing, and the denial's word governed the success word. Not a mark that
+    joins a word's parts (a hyphen, an apostrophe, a connector such as `_`: "un‐imported",
+    "wasn’t imported"), nor one the skeleton reads as a letter or digit ("Ⓘmported", "№")."""
+    return "".join(" = " if _ends_clause(char) else char for char in text)
+
+
+def _ends_clause(char: str) -> bool:
+    if char.isascii() or unicodedata.category(char)[0] not in "PS":
+        return False
+    if unicodedata.category(char) == "Pc" or char == "\u2019":
+        return False
+    name = unicodedata.name(char, "")
+    if "HYPHEN" in name or "APOSTROPHE" in name:
+        return False
+    return not any(each.isalnum() for each in unicodedata.normalize("NFKC", char))
 
 
 def _parted(text: str) -> str:
