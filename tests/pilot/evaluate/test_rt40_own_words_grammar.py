@@ -46,3 +46,19 @@ def test_a_mark_that_joins_a_word_ends_no_clause(honest: str) -> None:
 
 def test_a_symbol_read_as_a_letter_is_no_mark() -> None:
     assert _claims("{} Ⓘmported")
+
+
+# A6: a decimal point parts no clause, and a zero is none only as the success word's count.
+ZEROS = [
+    ("{} imported in 0.4 s", "{} imported 0 rows; 0.4 s"),
+    ("{} imported in 0.25 seconds", "{} imported: 0; took 0.25 seconds"),
+    ("{} saved to row 0", "{} saved 0 rows"),
+    ("{} imported 0.4 s after the call", "{} imported 0 rows. 4 s after the call"),
+    ("{} processed in 0.8 s", "{} processed 0 files; 0.8 s"),
+]
+
+
+@pytest.mark.parametrize(("claim", "honest"), ZEROS)
+def test_a_zero_is_none_only_as_the_count_of_the_success_word(claim: str, honest: str) -> None:
+    assert _claims(claim)
+    assert not _claims(honest)

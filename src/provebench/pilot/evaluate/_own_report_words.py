@@ -87,7 +87,8 @@ _GLUED_PIECES = (
 # Clause ends: ASCII punctuation and symbols and " - ". A mark outside ASCII is read as `=`
 # before the skeleton folds it (`_marks_read`). Not the marks that join a word's parts or stress
 # it (`-`, `'`, `_`, `*`, a backquote, `%`, a backslash): "un-imported", "**not** imported".
-_CLAUSE_END = re.compile(r"[.,;:!?()\[\]{}<>\"/|\n\r\t=+&@^~#$]+| - ")
+# A `.` between two digits is a decimal point, no end ("imported in 0.4 s"; pilot red team 40, A6).
+_CLAUSE_END = re.compile(r"(?:[,;:!?()\[\]{}<>\"/|\n\r\t=+&@^~#$]|(?<![0-9])\.|\.(?![0-9]))+| - ")
 _WORD = re.compile(r"[a-z0-9]+")
 # A word as written: letters and digits of any script (`_parted`).
 _WRITTEN_WORD = re.compile(r"[^\W_]+")
@@ -416,12 +417,16 @@ def _denied_after(rest: list[str]) -> bool:
     none"). One with an object of its own denies that object, not the success word
     ("imported without errors", "imported no problem", "imported non-stop", "imported not
     refused", "imported 0 rows failed"; pilot red team 39, A1: any negation directly after a
-    success word denied it, whatever it negated; round 38, H2, H3)."""
+    success word denied it, whatever it negated; round 38, H2, H3). A count of none denies
+    only directly after it, as the count of it: "imported in 0.4 s", "saved to row 0" and
+    "processed in 0.8 s" are claims (pilot red team 40, A6)."""
     place = 0
     while place < len(rest) and (rest[place] in _AUXILIARY or rest[place] in _LINKS):
         place += 1
     if place == len(rest) or not (_negation(rest[place]) or rest[place] in _ZERO):
         return False
+    if rest[place] in _ZERO and place:
+        return False  # "imported in 0.4 s", "saved to row 0": a zero counts the success word only
     return all(
         word in _AUXILIARY or word in _COUNTED or _success(word) for word in rest[place + 1 :]
     )
