@@ -62,3 +62,18 @@ ZEROS = [
 def test_a_zero_is_none_only_as_the_count_of_the_success_word(claim: str, honest: str) -> None:
     assert _claims(claim)
     assert not _claims(honest)
+
+
+# A5: "before" and "instead" deny only what follows them.
+ADVERBS = [
+    ("{} was already imported before", "{} was refused before being imported"),
+    ("{}: imported as before; nothing to do", "{}: refused as before; nothing imported"),
+    ("{} stored instead", "{} refused; not stored instead"),
+    ("{} already processed before.", "{} rejected before processed."),
+]
+
+
+@pytest.mark.parametrize(("claim", "honest"), ADVERBS)
+def test_before_and_instead_deny_only_from_before(claim: str, honest: str) -> None:
+    assert _claims(claim)
+    assert not _claims(honest)

@@ -101,6 +101,10 @@ def _folded(words: tuple[str, ...]) -> tuple[str, ...]:
 
 
 _SUCCESS = _folded(_SUCCESS_WORDS) + _folded(_SUCCESS_PREFIXES)
+# Negation words only before what they deny ("refused before import", "skipped instead of
+# imported"): after a success word they are adverbs ("already imported before", "stored
+# instead"; pilot red team 40, A5).
+_PRECEDING_ONLY = frozenset(_folded(("before", "instead")))
 _SUCCESS_EXACT = frozenset(_folded(_SUCCESS_WORDS))
 _NEGATION_EXACT = frozenset(
     _folded(("not", "no", "nor", "none", "nothing", "t", "un", "non", "false", "missing"))
@@ -419,7 +423,8 @@ def _denied_after(rest: list[str]) -> bool:
     refused", "imported 0 rows failed"; pilot red team 39, A1: any negation directly after a
     success word denied it, whatever it negated; round 38, H2, H3). A count of none denies
     only directly after it, as the count of it: "imported in 0.4 s", "saved to row 0" and
-    "processed in 0.8 s" are claims (pilot red team 40, A6)."""
+    "processed in 0.8 s" are claims (pilot red team 40, A6); and "before" or "instead" after
+    it is an adverb ("already imported before", "stored instead"; red team 40, A5)."""
     place = 0
     while place < len(rest) and (rest[place] in _AUXILIARY or rest[place] in _LINKS):
         place += 1
@@ -427,6 +432,8 @@ def _denied_after(rest: list[str]) -> bool:
         return False
     if rest[place] in _ZERO and place:
         return False  # "imported in 0.4 s", "saved to row 0": a zero counts the success word only
+    if rest[place] in _PRECEDING_ONLY:
+        return False  # "already imported before", "stored instead": adverbs there
     return all(
         word in _AUXILIARY or word in _COUNTED or _success(word) for word in rest[place + 1 :]
     )
