@@ -77,3 +77,28 @@ ADVERBS = [
 def test_before_and_instead_deny_only_from_before(claim: str, honest: str) -> None:
     assert _claims(claim)
     assert not _claims(honest)
+
+
+# A1: a negation of a negation asserts.
+DOUBLE_NEGATIONS = [
+    ("{} never failed to be imported", "{} failed to be imported"),
+    ("{} cannot fail to be imported", "{} cannot be imported"),
+    ("{} never not imported", "{} never imported"),
+    ("{} not never imported", "{} not imported"),
+    ("{} didn't fail to be imported", "{} didn't get imported"),
+    ("{} never refused to be imported", "{} refused to be imported"),
+    ("{} not never not not imported", "{} not never not imported"),
+]
+
+
+@pytest.mark.parametrize(("claim", "honest"), DOUBLE_NEGATIONS)
+def test_two_negations_cancel(claim: str, honest: str) -> None:
+    assert _claims(claim)
+    assert not _claims(honest)
+
+
+@pytest.mark.parametrize(
+    "honest", ["{} refused not imported", "{} refused before imported", "{} failed never imported"]
+)
+def test_a_failure_word_without_its_to_is_not_denied(honest: str) -> None:
+    assert not _claims(honest)

@@ -113,6 +113,11 @@ _ZERO = frozenset(_folded(_ZERO_WORDS))
 _COUNTED = frozenset(_folded(_COUNTED_WORDS))
 _NEGATION = _folded(_NEGATION_WORDS)
 _AUXILIARY = frozenset(_folded(_AUXILIARY_WORDS))
+# The negations that deny another negation ("never failed to", "not never"; pilot red team 40,
+# A1) and the failure verbs they deny with their `to` ("cannot fail to be imported").
+_NEGATION_ADVERBS = frozenset(_folded(("not", "never", "cannot", "t")))
+_FAILURE_VERBS = _folded(("fail", "refus"))
+_TO = _folded(("to",))[0]
 _CONJUNCTION = frozenset(_folded(tuple(_CONJUNCTIONS)))
 # Longest first, so a segmentation keeps a word whole where it can ("successfully", not
 # "success" + "fully").
@@ -397,7 +402,37 @@ def _denied_before(before: list[str]) -> bool:
     previous = before[place - 1] if place else ""
     if word in _NONE_COUNTS and _failure_noun(previous):
         return False  # "errors: 0": the zero is the failure word's value
-    return not (_failure_noun(word) and previous in _NONE_COUNTS)  # "0 failures"
+    if _failure_noun(word) and previous in _NONE_COUNTS:
+        return False  # "0 failures"
+    return _negations_governing(before, place) % 2 == 1
+
+
+def _negations_governing(before: list[str], place: int) -> int:
+    """How many negations govern one another from `before[place]` back: a negation that is
+    itself denied ("never failed to be imported", "cannot fail to be imported", "never not
+    imported", "not never imported") is cancelled, so an even count asserts (pilot red team 40,
+    A1: only the nearest negation was read). Only an adverb of negation or a failure verb with
+    its `to` ("fail to", "refuse to") is so denied, and only by an adverb of negation directly
+    before it, auxiliaries between: "refused: not imported" and "refused before import" keep
+    their one negation."""
+    count = 1
+    while _deniable(before, place):
+        outer = place - 1
+        while outer >= 0 and before[outer] in _AUXILIARY:
+            outer -= 1
+        if outer < 0 or before[outer] not in _NEGATION_ADVERBS:
+            break
+        count += 1
+        place = outer
+    return count
+
+
+def _deniable(before: list[str], place: int) -> bool:
+    word = before[place]
+    if word in _NEGATION_ADVERBS:
+        return True
+    following = before[place + 1] if place + 1 < len(before) else ""
+    return word.startswith(_FAILURE_VERBS) and following == _TO
 
 
 def _failure_noun(word: str) -> bool:
