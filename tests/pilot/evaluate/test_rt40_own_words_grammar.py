@@ -102,3 +102,21 @@ def test_two_negations_cancel(claim: str, honest: str) -> None:
 )
 def test_a_failure_word_without_its_to_is_not_denied(honest: str) -> None:
     assert not _claims(honest)
+
+
+# A2: "ok" is a check's only when said of the check in a clause naming no import.
+CHECK_SUBJECTS = [
+    ("append for this id ok; {}", "id ok; {} not appended"),
+    ("import for {} id ok", "import for {} refused; id ok"),
+    ("{}: import of its name ok", "{}: name ok, not imported"),
+    ("row for this file id fine", "file id fine, no row"),
+    ("processing {} mime ok", "{} mime ok, name invalid"),
+]
+
+
+@pytest.mark.parametrize(("claim", "honest"), CHECK_SUBJECTS)
+def test_ok_of_a_check_is_the_checks_only_in_a_clause_naming_no_import(
+    claim: str, honest: str
+) -> None:
+    assert _claims(claim)
+    assert not _claims(honest)

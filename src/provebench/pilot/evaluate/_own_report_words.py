@@ -157,6 +157,9 @@ _NONE_COUNTS = frozenset(_folded(("0", "zero", "no", "none", "without")))
 # size, duration, id, metadata): "ok" or "fine" said of one is that check's, not the file's
 # import ("mime ok, name invalid", "duration ok but size 0"; pilot red team 39, A6).
 _STATE_WORDS = frozenset(_folded(("ok", "okay", "fine")))
+# The deeds a file's import is: a clause naming one says "ok" of it, whatever check word stands
+# before the "ok" (pilot red team 40, A2).
+_DEED_WORDS = _folded(("import", "append", "process", "ingest", "insert", "upload", "row"))
 _CHECK_WORDS = frozenset(
     _folded((
         "mime", "mimetype", "type", "name", "size", "duration", "timestamp", "time", "date",
@@ -188,12 +191,13 @@ def says_succeeded(text: str, quoted: Collection[str] = (), ids: Collection[str]
     refusal report read as "imported"). It is read as a clause end, so nothing it parts joins.
     Only a whole quotation is data (`_quotation`): pilot red team 34, A3 — a served direction
     `in` cut out of "ingested" and "inserted" hid claims, and out of "nothing" made "nothing
-    imported" a claim. `ids`: the entry's own file ids, read as clause ends wherever they
+    imported" a claim. `ids`: the entry's own file ids, read as the word `file` wherever they
     stand (in any case), so that a word glued to one is read as a word (pilot red team 37, H2:
-    `f"{id}processedsuccessfully"`) and an id's own letters are no word ("3added9…")."""
+    `f"{id}processedsuccessfully"`) and an id's own letters are no word ("3added9…"); not as a
+    clause end, which cut "import for ID id ok" into a check's "id ok" (red team 40, A2)."""
     for file_id in sorted(ids, key=lambda each: (-len(each), each)):
         if file_id:
-            text = re.sub(re.escape(file_id), " ; ", text, flags=re.IGNORECASE)
+            text = re.sub(re.escape(file_id), " file ", text, flags=re.IGNORECASE)
     ordered = sorted(quoted, key=lambda each: (-len(each), each))
     for served in ordered:
         if not _is_quotable(served):
@@ -371,10 +375,16 @@ def _clause_says(words: list[str]) -> bool:
         before, after = words[:place], words[place + 1 :]
         if _denied_before(before) or _denied_after(after):
             continue
-        if word in _STATE_WORDS and _subject(before) in _CHECK_WORDS:
+        if word in _STATE_WORDS and _subject(before) in _CHECK_WORDS and not _has_deed(words):
             continue
         return True
     return False
+
+
+def _has_deed(words: list[str]) -> bool:
+    """Whether the clause names the deed a check's "ok" would be said of (pilot red team 40, A2:
+    "append for this id ok", "import of its name ok" made the import's "ok" a check's)."""
+    return any(word.startswith(_DEED_WORDS) for word in words)
 
 
 def _subject(before: list[str]) -> str:
