@@ -120,3 +120,33 @@ def test_ok_of_a_check_is_the_checks_only_in_a_clause_naming_no_import(
 ) -> None:
     assert _claims(claim)
     assert not _claims(honest)
+
+
+# F1: a success word said of something else, the report's last word denying the import.
+LAST_WORDS = [
+    (
+        "{} refused: the file was uploaded with a name the rules refuse; not imported",
+        "{} refused: the file was uploaded with a name the rules refuse; imported",
+    ),
+    (
+        "{} refused (invalid_filename); recorded here for review, not imported",
+        "{} refused (invalid_filename); not imported, recorded here for review",
+    ),
+    (
+        "{} left in Drive as stored by the phone; not imported",
+        "{} left in Drive as stored by the phone; not imported; stored",
+    ),
+]
+
+
+@pytest.mark.parametrize(("honest", "claim"), LAST_WORDS)
+def test_the_last_word_on_the_import_decides_other_success_words(honest: str, claim: str) -> None:
+    assert not _claims(honest)
+    assert _claims(claim)
+
+
+@pytest.mark.parametrize(
+    "claim", ["{} processed successfully; not imported", "{} imported; status: not imported"]
+)
+def test_the_last_word_overrides_no_claim_of_the_import_itself(claim: str) -> None:
+    assert _claims(claim)
