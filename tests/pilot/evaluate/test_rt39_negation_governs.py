@@ -30,7 +30,7 @@ COVERED_CLAIMS = [
     ("{} imported: not-a-duplicate", "{} imported: not, a duplicate"),
     ("{} imported 0 rows failed", "{} imported 0 rows"),
     ("{} imported not refused", "{} imported: refused"),
-    ("{} imported before the deadline", "{} imported before"),
+    ("{} imported before the deadline", "{} refused before being imported"),
     ("0-errors imported {}", "0 rows imported {}"),
     ("{} imported=no-retry-needed", "{} imported=no"),
     ("{} imported: false-alarm cleared", "{} imported: false"),
