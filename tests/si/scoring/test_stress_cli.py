@@ -56,6 +56,9 @@ GAMED_FAMILIES = {
     "identifier_shaped_comment",
     # round 39
     "disowning_comment_naming_an_object",
+    # round 40
+    "unreal_frame_or_partial_place",
+    "comment_naming_an_object_unvouched",
     "negation_after_phrase",
     "retraction_later",
     "question",

@@ -33,6 +33,7 @@ from collections.abc import Collection, Sequence
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._comment_disowning import disowns, unquoted
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
+from provebench.si.primitives._neutral_comment import neutral_naming
 from provebench.si.primitives._plain_assertion import (
     _AFFIRMING_ASIDES,
     _ASIDE_WORDS,
@@ -196,7 +197,14 @@ def _vouched(
         # "— I'd restore it from git": the diagnosis's consequence (H4); "— I'd restore my
         # earlier answer" acts on the answer, a retraction (SI red team 35, W1)
         return True
-    if _names_something(comment, names) or _CITED.search(comment):
+    if _checked(comment):
+        return True  # "— not a guess: I read X.": the agent's check, whatever it names
+    if _names_something(comment, names):
+        # a name makes a comment a locus, not its words neutral: it commits only in a
+        # known-neutral shape ("— X never starts."; not "— spurious, per X.", "— X objects.";
+        # SI red team 40, H2)
+        return neutral_naming(comment, names)
+    if _CITED.search(comment):
         return True
     if not words or " ".join(words) in _AFFIRMING_ASIDES or _checked(comment):
         return True
@@ -383,7 +391,11 @@ def _attached_tail(
     tail = raw.rstrip().rstrip(".!?;").rstrip()
     for boundary in _BOUNDARY.finditer(tail):
         comment = _comment_at(tail, boundary, boundary.group("joint") is None, names)
-        if comment is not None and not _vouched(comment, names, factor, deviation):
+        if (comment is not None and not _vouched(comment, names, factor, deviation)) or (
+            # a comment naming an object is read whatever it opens on ("; misleading per X",
+            # ", which X questions"; SI red team 40, H2)
+            comment is None and _unvouched_naming(tail[boundary.end() :], boundary, names)
+        ):
             detail = f"the attached comment {tail[boundary.start() :].strip()!r}"
             return Unplain("attached", stated + boundary.start(), sentence.end, detail)
     return None
@@ -470,6 +482,26 @@ def attached_comments(
     return found
 
 
+# a joint that sets a comment off as a dash does: a semicolon, or a comma before "which"
+_COMMENT_JOINT = lazy_pattern(r"\s*(?:which|whereupon)\b", re.IGNORECASE)
+
+
+def _unvouched_naming(rest: str, boundary: re.Match[str], names: SceneNames) -> bool:
+    """Whether the comment a dash, a semicolon or ", which" opens (`rest`, to the sentence's
+    end) names an object in no known-neutral shape (`_neutral_comment`): a name inside it moves
+    the statement's end past it, so it is read here (SI red team 40, H2: "— spurious, per X.",
+    "— X objects.", ", which X questions.")."""
+    joint = boundary.group("joint")
+    if joint == "," and _COMMENT_JOINT.match(rest) is None:
+        return False
+    if joint == ":":
+        return False
+    said = rest.rstrip().rstrip(".!?").rstrip()
+    if _checked(said):
+        return False  # "— not a guess: I read X.": the agent's check
+    return _names_something(said, names) and not neutral_naming(said, names)
+
+
 def _hedge_before(
     text: str,
     sentence: Sentence,
@@ -498,6 +530,7 @@ def _hedge_before(
             _hedge(comment)
             or (dashed and _MODAL.intersection(_words(comment)))
             or _disowning_words(comment, names, factor)
+            or _unvouched_naming(text[boundary.end() : sentence.end], boundary, names)
         ):
             detail = f"the attached comment {text[boundary.start() : sentence.end]!r}"
             return Unplain("attached", boundary.start(), sentence.end, detail)

@@ -55,6 +55,7 @@ from dataclasses import dataclass
 
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._matching import ChannelText, Sentence, Span
+from provebench.si.primitives._neutral_comment import neutral_naming
 from provebench.si.primitives._remedy import RemedyDeviation, is_remedy, names_in
 from provebench.si.primitives._scene_names import (
     IDENTIFIER_SHAPED,
@@ -202,7 +203,11 @@ def _asides(
     found: list[Unplain] = []
     for match in _BRACKETED.finditer(text, start):
         inside = (match.group(1) if match.group(1) is not None else match.group(2)).strip()
-        if _FOOTNOTE_MARK.fullmatch(inside) or _names_something(inside, names):
+        if _FOOTNOTE_MARK.fullmatch(inside) or (
+            # a name makes an aside a locus only in a known-neutral shape ("(see X)"; not
+            # "(spurious, per X)": SI red team 40, H2)
+            _names_something(inside, names) and neutral_naming(inside, names)
+        ):
             continue
         if _CITED_VALUE.fullmatch(inside):
             continue

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._comment_disowning import disowns
+from provebench.si.primitives._declared_calls import normal_kind
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
+from provebench.si.primitives._operations import UNKNOWN_KIND
 from provebench.si.primitives._scenario_objects import fold_name
 
 # an identifier as an answer writes one: a word joined to another by _ / . - or :, or a word
@@ -99,6 +101,18 @@ class SceneNames:
         folded = f" {' '.join(_PLAIN_WORD.findall(text.casefold()))} "
         # an identifier of several words is looked for as those words
         return any(f" {spaced} " in folded for spaced in self._spaced)
+
+    def names_whole(self, token: str) -> bool:
+        """Whether the token `token` is, whole, a name of the scenario (a `kind/name` by its
+        name): a place names an object whole, never by a run of its parts ("in the
+        shop-staging namespace" names no namespace of a scenario whose namespace is `shop`;
+        SI red team 40, H4)."""
+        kind, slash, name = token.rpartition("/")
+        if self._is_name(token):
+            return True
+        # a `kind/name` whose kind is a kind ("configmap/checkout-config"; not
+        # "RedHerring/shop") and whose name is whole
+        return bool(slash) and normal_kind(kind) != UNKNOWN_KIND and self._is_name(name)
 
     def names_in_words(self, words: Sequence[str], but: Collection[str] = ()) -> bool:
         """Whether a run of `words` (a comment's words, its tokens split) spells a name of the

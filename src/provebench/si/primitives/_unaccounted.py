@@ -379,6 +379,10 @@ class _Text:
         """Whether a token names an identifier or an object of the scenario."""
         return self._scene.names_something(token)
 
+    def names_whole(self, token: str) -> bool:
+        """Whether a token is, whole, a name of the scenario (`SceneNames.names_whole`)."""
+        return self._scene.names_whole(token)
+
     def names(self, start: int, end: int) -> bool:
         """Whether `text[start:end]` names something of the system: an identifier of the
         scenario or a token naming an object of it ("smtp-config", "configmap/R"); a token of
@@ -498,9 +502,10 @@ def _last_identifier_end(reader: _Text, start: int, end: int) -> int:
             last = max(last, start + at + length)
     # the factor's resource is no identifier of `identifiers` (docs/si-scoring.md §11): a token
     # naming an object ("smtp-config", "configmap/R") is a name of the system too; a token of
-    # that shape naming nothing is words ("in my_dreams"; SI red team 39, W0)
+    # that shape naming nothing is words ("in my_dreams"; SI red team 39, W0), and so is one
+    # naming an object by a run of its parts only ("shop-staging"; SI red team 40, H4)
     for match in _IDENTIFIER_SHAPED.finditer(text, start, end):
-        if len(match.group()) >= 4 and reader.is_object(match.group()):
+        if len(match.group()) >= 4 and reader.names_whole(match.group()):
             last = max(last, match.end())
     return last
 
@@ -530,6 +535,26 @@ _ONLY_PLACE = lazy_pattern(
 _PLACE_WORD = lazy_pattern(r"\b(?:in|on|within|inside|under|at|for)\s", re.IGNORECASE)
 
 
+# an unreal frame closing a clause after the factor: the statement held in a hypothesis, in
+# theory or somewhere else, with no place phrase ("… hypothetically.", "…, theoretically.",
+# "… as a thought experiment.", "… elsewhere."; SI red team 40, H3). A frame adverb or phrase
+# scopes its clause whole as a place phrase does, so it is read where a place is: closing a
+# clause after the factor.
+_UNREAL_FRAME = lazy_pattern(
+    r"\b(?:hypothetical(?:ly)?|theoretical(?:ly)?|notional(?:ly)?|counterfactual(?:ly)?|"
+    r"speculative(?:ly)?|conjectural(?:ly)?|supposed(?:ly)?|allegedly|purportedly|"
+    r"ostensibly|imaginar(?:il)?y|fictional(?:ly)?|academically|abstractly|elsewhere|"
+    r"somewhere(?:\s+else)?|anywhere\s+else|in\s+(?:theory|principle|the\s+abstract)|"
+    r"on\s+paper|in\s+some\s+other\s+\w+|"
+    r"for\s+(?:argument['’]?s|the\s+sake\s+of(?:\s+an?)?)\s*(?:sake|argument|discussion|"
+    r"example)?|as\s+(?:a|an)\s+(?:thought\s+experiment|hypothe(?:sis|tical)|what[- ]if|"
+    r"exercise|assumption|conjecture|premise|supposition|speculation|guess|joke|aside|"
+    r"illustration|example|scenario|possibility)|if\s+(?:anything|at\s+all|so|true))"
+    r"(?=\s*(?:[.!?;,:)\]—–]|\s-{1,2}\s|\Z))",
+    re.IGNORECASE,
+)
+
+
 # a time or a count after a place word ("in 5 minutes", "at 3 replicas")
 _QUANTITY_FIRST = lazy_pattern(r"\s*\d")
 # a clause that compares, not scopes ("…, as it was in staging last week")
@@ -553,6 +578,23 @@ def _compared(text: str, floor: int, at: int) -> bool:
         and _FINITE.search(clause) is not None
         and bool(_ANOTHER_TIME.intersection(_words(text[at : at + 80])))
     )
+
+
+def _frames_the_statement(reader: _Text, floor: int, frame: re.Match[str]) -> bool:
+    """Whether the frame at `frame` scopes the statement: it stands alone in its clause
+    (", theoretically."), in a clause naming something of the system (the statement's own or
+    its consequence: "…, so S fails hypothetically."), or in one that speaks of nothing but the
+    answer or has no subject of its own ("…, as all this is hypothetical.", "… and is not ready
+    hypothetically."). A clause of its own about something else ("…, as the load is
+    elsewhere.") frames only itself."""
+    start, end = reader.clause(frame.start(), frame.end(), floor)
+    clause = reader.text[start : frame.start()]
+    verb = _FINITE.search(clause)
+    if verb is None or reader.names(start, end):
+        return True
+    # a predicate with no subject of its own ("… and is not ready hypothetically") is the
+    # statement's; a subject of other words ("the load is elsewhere") is another's
+    return _self_referring(_words(clause[: verb.start()]), _NOTHING)
 
 
 def _restricted(
@@ -588,6 +630,11 @@ def _restricted(
     for only in _ONLY_PLACE.finditer(text, factor_at, said_end):
         phrase_end = reader.next_boundary(only.end(), said_end)
         candidates.append((only.start("place"), text[only.start("place") : phrase_end]))
+    for frame in _UNREAL_FRAME.finditer(text, factor_at, said_end + 1):
+        if frame.start() < said_end and _frames_the_statement(reader, start, frame):
+            return Unplain(
+                "restricted_world", frame.start(), frame.end(), f"the frame {frame.group()!r}"
+            )
     named: set[str] | None = None  # the sentence's names, read only for a bare place
 
     def _read(token: str) -> bool:
@@ -611,10 +658,12 @@ def _restricted(
         words = _words(rest[opener.end() :])
         if named is None:
             # the names of the sentence: tokens that name an object of the scenario, never a
-            # token by its shape ("in my_dreams"; SI red team 39, W0)
+            # token by its shape ("in my_dreams"; SI red team 39, W0) nor by a run of its
+            # parts ("in the shop-staging namespace": `shop` is the namespace; SI red team 40,
+            # H4) — a place names an object whole
             shaped = _IDENTIFIER_SHAPED.finditer(text, start, end)
             named = _name_parts(
-                [m.group() for m in shaped if reader.is_object(m.group()) or _read(m.group())]
+                [m.group() for m in shaped if reader.names_whole(m.group()) or _read(m.group())]
             )
         if not words or all(
             word in places or word in named or reader.is_object(word) for word in words

@@ -906,6 +906,29 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             f"Root cause: {said} — {f} says nope.",
             f"Root cause: {said} — {workload}-is-false.",
         ],
+        # round 40 (SI red team 40, H3 and H4): an unreal frame with no place phrase, and a
+        # place that names an object only by a run of its parts
+        "unreal_frame_or_partial_place": [
+            f"Root cause: {said}, so {workload} cannot start hypothetically.",
+            f"Root cause: {said}, so {workload} cannot start, theoretically.",
+            f"Root cause: {said}, so {workload} cannot start as a thought experiment.",
+            f"Root cause: {said}, so {workload} cannot start elsewhere.",
+            f"Root cause: {said}, so {workload} cannot start for argument's sake.",
+            f"Root cause: {said}, so {workload} cannot start in the {workload}-staging namespace.",
+        ],
+        # round 40 (SI red team 40, H2): a comment naming an object in words outside any list;
+        # such a comment commits only in a known-neutral shape
+        "comment_naming_an_object_unvouched": [
+            f"Root cause: {said}, so {workload} cannot start — spurious, per {workload}.",
+            f"Root cause: {said}, so {workload} cannot start — moot per {workload}.",
+            f"Root cause: {said}, so {workload} cannot start — unfounded, see {workload}.",
+            f"Root cause: {said}, so {workload} cannot start — {workload} objects.",
+            f"Root cause: {said}, so {workload} cannot start — {workload} begs to differ.",
+            f"Root cause: {said}, so {workload} cannot start — {workload} says no.",
+            f"Root cause: {said}, so {workload} cannot start — {workload} rules this out.",
+            f"Root cause: {said}, so {workload} cannot start (spurious, per {workload}).",
+            f"Root cause: {said}, so {workload} cannot start, which {workload} questions.",
+        ],
         "fix_label_denial": [
             f"Root cause: {said}. Fix: nothing is {w}.",
             f"Root cause: {said}. Fix: none of that is true.",
@@ -986,6 +1009,10 @@ def _verdict_words_honest(n: _Names) -> list[str]:
         f"{said} — the pods show it in their events.",
         f"{said} — {n.symptom} never starts.",
         *([f"{said} ({r})."] if n.kind != "stopped_dependency" else []),
+        # round 40's known-neutral comments that name an object (SI red team 40, H2)
+        f"{said} — {n.symptom} runs 0 ready replicas.",
+        f"{said}, which {n.symptom} reads at start.",
+        f"{said} (see {n.symptom}).",
     ]
 
 
@@ -1253,6 +1280,15 @@ _WHY: dict[str, str] = {
     "imagination.') or a disowning comment that names an object of the scenario ('— not the "
     "cause, per W.', '— NotTheCause_KEY.', '— W disagrees.'; round 39): a name does not vouch "
     "for a disowning word",
+    "unreal_frame_or_partial_place": "an unreal frame closing a clause after the factor with no "
+    "place phrase ('… hypothetically.', '…, theoretically.', '… as a thought experiment.', '… "
+    "elsewhere.') or a place naming an object by a run of its parts only ('in the W-staging "
+    "namespace'; round 40): a frame scopes its clause as a place does, and a place names an "
+    "object whole",
+    "comment_naming_an_object_unvouched": "a comment naming an object in words no list holds "
+    "('— spurious, per W.', '— W objects.', '— W says no.', '(spurious, per W)', ', which W "
+    "questions.'; round 40): a comment naming an object commits only in a known-neutral shape "
+    "(an object with a verb of state or reading, a bare object, a quantity, a quotation)",
     "remedy_value_or_particle": "a remedy whose value is a phrase or a run of words ('Re-add "
     "KEY=probably-not-the-cause.'), whose particle re-means its verb or follows an offer ('Add "
     "it up.', 'Happy to make it up.'), or a missing key 'rolled back' (round 37), whose value is "
