@@ -64,6 +64,7 @@ from dataclasses import dataclass
 
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._remedy_values import (
+    gives_baseline,
     keeps_fault,
     reads_as_value,
     same_value,
@@ -308,7 +309,7 @@ def _object_end(
         value = found.group()
         if fault is not None and fault.deviation_type in _REMOVED_TYPES:
             return None  # an extra key's value is what the remedy removes, never its object
-        if plain_value(value, fault, names_object) and not _restores_fault(value, fault):
+        if plain_value(value, fault, names_object) and not _not_the_fix(value, fault):
             return found.end()
         return None
     noun = _KIND_NOUN.match(text, at)
@@ -450,6 +451,25 @@ def _restores_fault(value: str, fault: InjectedFault | None) -> bool:
     )
 
 
+def _not_the_fix(value: str, fault: InjectedFault | None) -> bool:
+    """Whether the value a remedy gives is no fix of the factor: it keeps the fault
+    (`_restores_fault`), or, where the injection declares the factor's healthy baseline, it is
+    any other value (SI red team 40, H5: "Set INVENTORY_PORT to 443." of a baseline 8080 is a
+    valid port and a wrong one; "Scale orders-db to 3 replicas." of a baseline 1). The baseline
+    is the value the counterfactual restores (SI seed §5.1), so a plain remedy gives that
+    value or none. A missing key is the exception: its value is nowhere in the estate for the
+    agent to read, so any value of its type restores it ("Re-add SMTP_PORT=587." of a
+    baseline 2525; docs/si-scoring.md, "Round 40", a limit)."""
+    if _restores_fault(value, fault):
+        return True
+    return (
+        fault is not None
+        and fault.baseline is not None
+        and fault.deviation_type not in _MISSING_TYPES
+        and not gives_baseline(value, fault.baseline)
+    )
+
+
 # the verbs whose "to" gives the value, never a place ("Set K to V", "Scale W to N", "Revert K
 # to V"); "Re-add K to configmap/R" and "Move …" put it somewhere (SI red team 39, V1)
 _VALUE_TO_VERBS = lazy_pattern(r"(?:re-?set|set|scal|revert|roll\s+back|chang)", re.IGNORECASE)
@@ -500,7 +520,7 @@ def _plain_rest(
         given.append(found.group("place"))
     if not all(plain_value(value, fault, names_object) for value in given):
         return False  # words in a value's place (SI red team 37, W3; SI red team 38, H1)
-    if any(_restores_fault(value, fault) for value in given):
+    if any(_not_the_fix(value, fault) for value in given):
         return False  # the fault itself (SI red team 38, W2, H2)
     said_baseline = found.group("baseline_said") is not None
     if said_baseline and not _is_baseline(found.group("value_to"), fault):
@@ -636,7 +656,7 @@ def _kubectl_scale(
     if not _scales_its_kind(found.group("kind"), found.group("name"), fault):
         return None
     count = found.group("count")
-    if not plain_value(count, fault, names_object) or _restores_fault(count, fault):
+    if not plain_value(count, fault, names_object) or _not_the_fix(count, fault):
         return None
     tail = found.end() + _tail_start(text[found.end() :], names_object)
     return text[found.end() : tail], tail, "scale"
