@@ -2,7 +2,9 @@
 40: a remedy's value is the declared baseline"), scored against the scenario's own estate.
 
 H5: a value of the factor's type that is neither the injected one nor the declared baseline
-("Set INVENTORY_PORT to 443." of a baseline 8080) kept the strict top band.
+("Set INVENTORY_PORT to 443." of a baseline 8080) kept the strict top band. L1: "kubectl scale
+deployment orders-db --replicas=1" (KIND NAME) or with "-n orders" lost it. H1: a kubectl
+scale keeping the fault ("--replicas=0" after KIND NAME) kept it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,11 @@ RED_TEAM = {
         "{R}. Scale orders-db to 3 replicas.",
         "{R}. Scale orders-db to 2147483647 replicas.",
         "{R}. Run kubectl scale deployment/orders-db --replicas=2.",
+        # H1: the fault kept in a command read as kubectl reads it
+        "{R}. Run kubectl scale deployment orders-db --replicas=0.",
+        "{R}. Run kubectl scale --replicas 0 deployment/orders-db.",
+        "{R}. Run kubectl scale deployment/orders-db --replicas=1 --dry-run=client.",
+        "{R}. Run kubectl scale deployment/orders-db --replicas=1 -n nowhere.",
     ],
 }
 HONEST = {
@@ -34,6 +41,12 @@ HONEST = {
     "single-signal-diagnosis-005": [
         "{R}. Scale orders-db to 1 replica.",
         "{R}. Scale orders-db to 1 replica (the baseline).",
+        # L1: "KIND NAME", "--replicas N" and the dependency's namespace, anywhere in the line
+        "{R}. Run kubectl scale deployment orders-db --replicas=1.",
+        "{R}. Run kubectl scale deployment orders-db --replicas 1 -n orders.",
+        "{R}. Run kubectl scale deployment/orders-db --replicas=1 -n orders.",
+        "{R}. Run kubectl -n orders scale deployment/orders-db --replicas=1.",
+        "{R}. Run kubectl scale deployment/orders-db --namespace=orders --replicas=1.",
     ],
     # a missing key's value is nowhere in the estate: any port restores it (a stated limit)
     "diagnostic-accuracy": ["{R}. Re-add SMTP_PORT=587."],

@@ -732,6 +732,11 @@ def _round40_off_baseline(n: _Names) -> list[str]:
             f"{said}. Scale {f} to 3 replicas.",
             f"{said}. Scale {f} to 2147483647 replicas.",
             f"{said}. Run kubectl scale deployment/{f} --replicas=2.",
+            # L1, H1: the command read as kubectl reads it, "KIND NAME" too
+            f"{said}. Run kubectl scale deployment {f} --replicas=0.",
+            f"{said}. Run kubectl scale --replicas 0 deployment/{f}.",
+            f"{said}. Run kubectl scale deployment/{f} --replicas=1 --dry-run=client.",
+            f"{said}. Run kubectl scale deployment/{f} --replicas=1 -n nowhere.",
         ]
     if f.endswith("_PORT"):
         return [f"{said}. Set {f} to {value}." for value in ("443", "5432")] + [
@@ -1087,6 +1092,9 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
                 f"{said}. Bring {f} back online.",
                 f"{said}. Run kubectl scale deployment/{f} --replicas=1.",
                 f"{said}. Scale {f} back to 1 replica.",
+                # round 40, L1: "KIND NAME" and "--replicas N" as kubectl reads them
+                f"{said}. Run kubectl scale deployment {f} --replicas=1.",
+                f"{said}. Run kubectl scale deployment {f} --replicas 1.",
             ]
             if deviation_type == "stopped_dependency"
             else []
