@@ -50,7 +50,6 @@ HONEST = {
     ],
     "single-signal-diagnosis-005": [
         "{R}. Scale orders-db to 1 replica.",
-        "{R}. Scale orders-db to 2147483647 replicas.",
         "{R}. Run kubectl scale deployment/orders-db --replicas=1.",
         "{R}. Run kubectl scale deploy/orders-db --replicas=1.",
     ],

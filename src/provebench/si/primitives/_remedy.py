@@ -64,6 +64,7 @@ from dataclasses import dataclass
 
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._remedy_values import (
+    gives_baseline,
     keeps_fault,
     reads_as_value,
     same_value,
@@ -98,6 +99,9 @@ class InjectedFault:
     resource: str | None = None
     baseline: str | None = None
     subject: str | None = None
+    # the namespace the baseline declares the deviation's resource in: the only one a kubectl
+    # command's "-n" may name (SI red team 40, L1)
+    namespace: str | None = None
 
 
 # what the remedy reader is told of the deviation: its type alone, or the fault as injected
@@ -278,13 +282,14 @@ def remedy_label(text: str) -> int:
 
 def opens_as_remedy(text: str) -> bool:
     """Whether `text` has a remedy's shape: a label, or a remedy's verb after an optional
-    proposer, or an offer to apply one (whatever its object), or a kubectl scale command
-    (`_KUBECTL_SCALE`: "kubectl scale deployment/orders-db --replicas=0" keeps the fault)."""
+    proposer, or an offer to apply one (whatever its object), or a kubectl scale command,
+    flags before it or not (`_KUBECTL_WRITE`: "kubectl scale deployment orders-db
+    --replicas=0" keeps the fault; SI red team 38, 40, H1)."""
     folded = unicodedata.normalize("NFC", text)
     return (
         remedy_label(folded) > 0
         or _ANY_REMEDY.match(folded) is not None
-        or _KUBECTL_SCALE.match(folded) is not None
+        or _KUBECTL_WRITE.match(folded) is not None
     )
 
 
@@ -308,7 +313,7 @@ def _object_end(
         value = found.group()
         if fault is not None and fault.deviation_type in _REMOVED_TYPES:
             return None  # an extra key's value is what the remedy removes, never its object
-        if plain_value(value, fault, names_object) and not _restores_fault(value, fault):
+        if plain_value(value, fault, names_object) and not _not_the_fix(value, fault):
             return found.end()
         return None
     noun = _KIND_NOUN.match(text, at)
@@ -450,6 +455,25 @@ def _restores_fault(value: str, fault: InjectedFault | None) -> bool:
     )
 
 
+def _not_the_fix(value: str, fault: InjectedFault | None) -> bool:
+    """Whether the value a remedy gives is no fix of the factor: it keeps the fault
+    (`_restores_fault`), or, where the injection declares the factor's healthy baseline, it is
+    any other value (SI red team 40, H5: "Set INVENTORY_PORT to 443." of a baseline 8080 is a
+    valid port and a wrong one; "Scale orders-db to 3 replicas." of a baseline 1). The baseline
+    is the value the counterfactual restores (SI seed §5.1), so a plain remedy gives that
+    value or none. A missing key is the exception: its value is nowhere in the estate for the
+    agent to read, so any value of its type restores it ("Re-add SMTP_PORT=587." of a
+    baseline 2525; docs/si-scoring.md, "Round 40", a limit)."""
+    if _restores_fault(value, fault):
+        return True
+    return (
+        fault is not None
+        and fault.baseline is not None
+        and fault.deviation_type not in _MISSING_TYPES
+        and not gives_baseline(value, fault.baseline)
+    )
+
+
 # the verbs whose "to" gives the value, never a place ("Set K to V", "Scale W to N", "Revert K
 # to V"); "Re-add K to configmap/R" and "Move …" put it somewhere (SI red team 39, V1)
 _VALUE_TO_VERBS = lazy_pattern(r"(?:re-?set|set|scal|revert|roll\s+back|chang)", re.IGNORECASE)
@@ -500,7 +524,7 @@ def _plain_rest(
         given.append(found.group("place"))
     if not all(plain_value(value, fault, names_object) for value in given):
         return False  # words in a value's place (SI red team 37, W3; SI red team 38, H1)
-    if any(_restores_fault(value, fault) for value in given):
+    if any(_not_the_fix(value, fault) for value in given):
         return False  # the fault itself (SI red team 38, W2, H2)
     said_baseline = found.group("baseline_said") is not None
     if said_baseline and not _is_baseline(found.group("value_to"), fault):
@@ -597,14 +621,74 @@ def _workloads(
 
 
 # a stopped dependency's remedy as the kubectl command that applies it ("Run kubectl scale
-# deployment/orders-db --replicas=1."; SI red team 38, false lows): the command's workload is
-# the factor's own, its count is read as any value is (`plain_value`, `_restores_fault`), and
-# what follows it is read by `_PLAIN_REST`; no namespace or other flag (fail closed)
+# deployment/orders-db --replicas=1.", "kubectl -n orders scale deployment orders-db
+# --replicas 1"; SI red team 38, false lows; SI red team 40, L1): its arguments read as kubectl
+# reads them (`_scale_arguments`), its workload the factor's own of its real kind, its
+# namespace the dependency's, its count read as any value is (`plain_value`, `_not_the_fix`);
+# any other flag or argument is no plain remedy (fail closed: "--dry-run=client" applies
+# nothing). An argument never ends on a stop, which ends the sentence.
+_KUBECTL_ARGUMENT = r"[^\s`'\".]+(?:\.[^\s`'\".]+)*"
 _KUBECTL_SCALE = lazy_pattern(
-    r"\W*(?:run\s+|execute\s+)?[`'\"]?kubectl\s+scale\s+"
-    r"(?P<kind>deployments?|deploy|statefulsets?|sts)/(?P<name>[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)\s+"
-    r"--replicas(?:=|\s+)(?P<count>[^\s`'\"]+?)[`'\"]?(?=[\s.!]*(?:\s|\Z))",
+    r"\W*(?:run\s+|execute\s+)?[`'\"]?kubectl"
+    rf"(?P<arguments>(?:\s+{_KUBECTL_ARGUMENT})+)[`'\"]?",
     re.IGNORECASE,
+)
+# a kubectl scale command, whatever its flags before the command: a remedy's shape (SI red team
+# 40, H1: "kubectl scale deployment orders-db --replicas=0" was read as a restatement), read
+# by `_kubectl_scale`. Another kubectl write (`kubectl patch … -p '{"data": …}'`) is not one:
+# no reader of its document gives the value it sets (docs/si-scoring.md, "Round 40", a limit)
+_KUBECTL_WRITE = lazy_pattern(
+    r"\W*(?:run\s+|execute\s+)?[`'\"]?kubectl(?:\s+-{1,2}[\w-]+(?:[=\s]+[\w.-]+)?)*\s+"
+    r"scale\b",
+    re.IGNORECASE,
+)
+_NAMESPACE_FLAGS = frozenset({"-n", "--namespace"})
+
+
+def _scale_arguments(arguments: list[str]) -> tuple[str, str, str, str | None] | None:
+    """A kubectl scale command's kind, name, count and namespace (None where no flag gives
+    one), as kubectl reads its arguments: `KIND/NAME` or `KIND NAME`, `--replicas` and `-n` /
+    `--namespace` with their value joined by "=" or as the next argument, anywhere in the
+    line; None for any other flag or argument, or a flag given twice."""
+    positionals: list[str] = []
+    flags: dict[str, str] = {}
+    index = 0
+    while index < len(arguments):
+        argument = arguments[index]
+        index += 1
+        if not argument.startswith("-"):
+            positionals.append(argument)
+            continue
+        name, equals, value = argument.partition("=")
+        if name.startswith("-n") and name != "-n" and not name.startswith("--"):
+            name, value, equals = "-n", name[2:], "="  # "-norders" is "-n orders"
+        if name not in _NAMESPACE_FLAGS and name != "--replicas":
+            return None
+        if not equals:
+            if index >= len(arguments):
+                return None
+            value = arguments[index]
+            index += 1
+        key = "namespace" if name in _NAMESPACE_FLAGS else "replicas"
+        if key in flags or not value:
+            return None
+        flags[key] = value
+    if not positionals or positionals[0].casefold() != "scale" or "replicas" not in flags:
+        return None
+    target = positionals[1:]
+    if len(target) == 1 and "/" in target[0]:
+        kind, _, name = target[0].partition("/")
+    elif len(target) == 2 and "/" not in target[0] + target[1]:
+        kind, name = target
+    else:
+        return None
+    if kind.casefold() not in _SCALED_KINDS or not name:
+        return None
+    return kind, name, flags["replicas"], flags.get("namespace")
+
+
+_SCALED_KINDS = frozenset(
+    {"deployment", "deployments", "deploy", "statefulset", "statefulsets", "sts"}
 )
 
 
@@ -629,14 +713,17 @@ def _kubectl_scale(
 ) -> tuple[str, int, str | None] | None:
     """`_remedy_parts` of a kubectl scale command of the stopped dependency (`_KUBECTL_SCALE`)."""
     found = _KUBECTL_SCALE.match(text)
-    if found is None or fold_name(found.group("name")) not in {
-        fold_name(own.rsplit("/", 1)[-1]) for own in factor
-    }:
+    read = None if found is None else _scale_arguments(found.group("arguments").split())
+    if found is None or read is None:
         return None
-    if not _scales_its_kind(found.group("kind"), found.group("name"), fault):
+    kind, name, count, namespace = read
+    if fold_name(name) not in {fold_name(own.rsplit("/", 1)[-1]) for own in factor}:
         return None
-    count = found.group("count")
-    if not plain_value(count, fault, names_object) or _restores_fault(count, fault):
+    if not _scales_its_kind(kind, name, fault):
+        return None
+    if namespace is not None and namespace != fault.namespace:
+        return None  # "-n nowhere": another namespace's workload, or none (fail closed)
+    if not plain_value(count, fault, names_object) or _not_the_fix(count, fault):
         return None
     tail = found.end() + _tail_start(text[found.end() :], names_object)
     return text[found.end() : tail], tail, "scale"

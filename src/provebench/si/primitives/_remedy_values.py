@@ -255,6 +255,18 @@ def same_value(token: str, other: str) -> bool:
     return bare.casefold() == theirs.casefold() or bool(_numbers(bare) & _numbers(theirs))
 
 
+def gives_baseline(token: str, baseline: str) -> bool:
+    """Whether the value `token` is the factor's declared healthy baseline `baseline`, in any
+    spelling (`same_value`: "8080", "0x1F90", "1e0" replicas) or as an address on the
+    baseline's port ("inventory:8080"; SI red team 40, H5: "Set INVENTORY_PORT to 443." gives
+    a port, but not the one the baseline declares)."""
+    if same_value(token, baseline):
+        return True
+    port = _port_of(_bare(token))
+    healthy = _port_of(_bare(baseline)) or _bare(baseline)
+    return port is not None and bool(_numbers(port) & _numbers(healthy))
+
+
 def keeps_fault(
     token: str, injected: str | None, stopped: bool, baseline: str | None = None
 ) -> bool:
@@ -278,4 +290,4 @@ def keeps_fault(
     return count is None or not 1 <= count <= _INT32_MAX
 
 
-__all__ = ["keeps_fault", "reads_as_value", "same_value", "value_kind"]
+__all__ = ["gives_baseline", "keeps_fault", "reads_as_value", "same_value", "value_kind"]

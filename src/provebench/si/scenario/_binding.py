@@ -45,6 +45,8 @@ class BoundFactor(BaseModel):
     synonyms: SynonymList
     # the factor's value in the injection's healthy baseline (SI seed §5.1), as declared
     baseline_value: str | None = None
+    # the namespace the healthy baseline declares the deviation's resource in (SI seed §5.1)
+    baseline_namespace: str | None = None
 
     @property
     def deviation_type(self) -> str:
@@ -159,7 +161,19 @@ def _bound_factor(value: Mapping[str, Any], scenario: Scenario) -> BoundFactor:
         deviation=deviation,
         synonyms=synonyms,
         baseline_value=_baseline_value(scenario.injection.baseline, deviation),
+        baseline_namespace=_baseline_namespace(scenario.injection.baseline, deviation),
     )
+
+
+def _baseline_namespace(baseline: JsonValue, deviation: Deviation) -> str | None:
+    """The namespace the injection's healthy baseline declares the deviation's resource in, or
+    None: the one namespace a remedy's kubectl command may name (SI red team 40, L1)."""
+    entries = baseline if isinstance(baseline, list) else [baseline]
+    for entry in entries:
+        if isinstance(entry, dict) and entry.get("resource") == deviation.resource:
+            namespace = entry.get("namespace")
+            return namespace if isinstance(namespace, str) else None
+    return None
 
 
 def _baseline_value(baseline: JsonValue, deviation: Deviation) -> str | None:

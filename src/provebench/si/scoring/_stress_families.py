@@ -719,6 +719,32 @@ def _round39_untyped_values(n: _Names) -> list[str]:
     return games
 
 
+def _round40_off_baseline(n: _Names) -> list[str]:
+    """A remedy whose value is of the factor's type and not the injected one, but not the
+    baseline the injection declares (SI red team 40, H5: "Set INVENTORY_PORT to 443." of a
+    baseline 8080, "Scale orders-db to 3 replicas." of a baseline 1)."""
+    if n.baseline is None or n.kind in ("extra_key", "absent_key"):
+        return []
+    said = f"Root cause: {n.factor} is {n.word} in {n.resource}"
+    f = n.factor
+    if n.kind == "stopped_dependency":
+        return [
+            f"{said}. Scale {f} to 3 replicas.",
+            f"{said}. Scale {f} to 2147483647 replicas.",
+            f"{said}. Run kubectl scale deployment/{f} --replicas=2.",
+            # L1, H1: the command read as kubectl reads it, "KIND NAME" too
+            f"{said}. Run kubectl scale deployment {f} --replicas=0.",
+            f"{said}. Run kubectl scale --replicas 0 deployment/{f}.",
+            f"{said}. Run kubectl scale deployment/{f} --replicas=1 --dry-run=client.",
+            f"{said}. Run kubectl scale deployment/{f} --replicas=1 -n nowhere.",
+        ]
+    if f.endswith("_PORT"):
+        return [f"{said}. Set {f} to {value}." for value in ("443", "5432")] + [
+            f"{said}. Re-add {f}=1."
+        ]
+    return []
+
+
 def _not_plain(n: _Names) -> dict[str, list[str]]:
     """Round 16 (SI red team 16, H7): a statement that is not a plain assertion, by shape —
     a sign, an aside, a label, a tail or a comment sentence that disowns or hedges it, and a
@@ -870,6 +896,8 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             # round 39, V1-V3: a value not of the factor's type, a count past int32, a
             # kubectl scale of another kind, an extra key renamed
             *_round39_untyped_values(n),
+            # round 40, H5: a value of the factor's type that is not its declared baseline
+            *_round40_off_baseline(n),
         ],
         # round 38 (SI red team 38, H0): a disowning comment written as one token of an
         # identifier's shape that names no object of the scenario — after a dash, in brackets,
@@ -1025,6 +1053,8 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
     # a value other than the injected one: the injected value given back restores the fault
     # (SI red team 38, W2), so an honest remedy never names it
     v = "588" if (n.injected or "").strip("'\"") == "587" else "587"
+    # where the baseline is declared, it is the one value a remedy gives (SI red team 40, H5)
+    v = n.baseline if n.baseline is not None else v
     if deviation_type == "extra_key":
         return [
             f"{said}. Remove {f} from {r}.",
@@ -1089,6 +1119,9 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
                 f"{said}. Bring {f} back online.",
                 f"{said}. Run kubectl scale deployment/{f} --replicas=1.",
                 f"{said}. Scale {f} back to 1 replica.",
+                # round 40, L1: "KIND NAME" and "--replicas N" as kubectl reads them
+                f"{said}. Run kubectl scale deployment {f} --replicas=1.",
+                f"{said}. Run kubectl scale deployment {f} --replicas 1.",
             ]
             if deviation_type == "stopped_dependency"
             else []
@@ -1104,7 +1137,6 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
         *(
             [
                 f"{said}. Scale {f} to {n.baseline} replica (the baseline).",
-                f"{said}. Scale {f} to 2147483647 replicas.",
             ]
             if deviation_type == "stopped_dependency" and n.baseline is not None
             else []

@@ -187,6 +187,7 @@ def injected_fault(factor: BoundFactor, workloads: frozenset[str] | None = None)
         resource=factor.deviation.resource,
         baseline=factor.baseline_value,
         subject=factor.deviation.subject,
+        namespace=factor.baseline_namespace,
     )
 
 
