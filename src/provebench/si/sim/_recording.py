@@ -12,6 +12,7 @@ from pydantic import JsonValue, TypeAdapter, ValidationError
 from provebench._jsonfile import json_problem, recordable_text
 from provebench.evidence import (
     AuditEntry,
+    AuditEvent,
     Evidence,
     NonScoringMetadata,
     StateSnapshot,
@@ -24,6 +25,8 @@ from provebench.si.sim._tools import UnparsedArguments
 _ARGUMENTS: TypeAdapter[dict[str, JsonValue]] = TypeAdapter(dict[str, JsonValue])
 # The one key of a refused call's recorded arguments: what the agent sent, spelled out.
 UNRECORDABLE_ARGUMENTS: Final = "unrecordable_arguments"
+# The actor of what the estate itself did (an injection, a stimulus, a controller's act).
+ENVIRONMENT: Final = "environment"
 
 
 def recordable_arguments(
@@ -226,6 +229,23 @@ class Recording:
             provider_failure=provider_failure or self._own_failure(),
         )
 
+    def _record_injected(
+        self, written: list[str], snapshot: Callable[[str, int], StateSnapshot]
+    ) -> None:
+        """An `/inject-state` that wrote `written`, recorded as the environment's act after the
+        current step, with the estate's `snapshot` then, so no change it made is read as the
+        agent's (SI §3.4)."""
+        step = self.steps
+        self._audit.append(
+            AuditEvent(
+                name="state_injected",
+                actor=ENVIRONMENT,
+                after_step=step,
+                detail={"resources": list(written)},
+            )
+        )
+        self._snapshots.append(snapshot(f"injected-after-step-{step}", step))
+
     # What a session recorded elsewhere adds (a provider's: `si.provider._session`); nothing here.
     def _settle(self) -> None:
         """Complete the record before it becomes evidence."""
@@ -237,4 +257,10 @@ class Recording:
         return None
 
 
-__all__ = ["UNRECORDABLE_ARGUMENTS", "Recording", "recordable_arguments", "spelled_out"]
+__all__ = [
+    "ENVIRONMENT",
+    "UNRECORDABLE_ARGUMENTS",
+    "Recording",
+    "recordable_arguments",
+    "spelled_out",
+]

@@ -33,7 +33,7 @@ from provebench.si.sim._handlers import UNSUPPORTED, Handled, failure, manifest_
 from provebench.si.sim._held import HeldObjects, held_entries
 from provebench.si.sim._inject import build_scene
 from provebench.si.sim._issued import SelectorWrites
-from provebench.si.sim._recording import recordable_arguments
+from provebench.si.sim._recording import ENVIRONMENT, recordable_arguments
 from provebench.si.sim._status_word import reported_state
 from provebench.si.sim._stimuli import (
     INJECTED,
@@ -51,7 +51,6 @@ from provebench.si.sim.declared._tools import Tool, argument_problem, tools_for
 
 SNAPSHOT_SOURCE = "provebench.si.sim"
 ACTOR = "agent"
-ENVIRONMENT = "environment"  # the actor of what the estate did (the declared estate's)
 # The interface types the physical estate answers: every declared one — those whose objects it
 # holds no model of (dashboards, GitOps applications, database migrations) answered about the
 # objects it holds as the declared estate does (`si.sim._held`).
@@ -186,16 +185,7 @@ class Session(SelectorWrites):
         # nothing above changed the session: the request is applied whole, or not at all
         self._estate, self._observation, self._held = estate, observation, held
         written = [*over.stated_keys(), *held_written]
-        step = self.steps
-        self._audit.append(
-            AuditEvent(
-                name="state_injected",
-                actor=ENVIRONMENT,
-                after_step=step,
-                detail={"resources": list(written)},
-            )
-        )
-        self._snapshots.append(self._snapshot(f"injected-after-step-{step}", step))
+        self._record_injected(written, self._snapshot)
         return written
 
     @property

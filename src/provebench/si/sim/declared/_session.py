@@ -40,7 +40,7 @@ from provebench.si.primitives._operations import WRITE_VERBS, Operation
 from provebench.si.profile_data._readings import ReadingBook, Temporal
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._issued import SelectorWrites
-from provebench.si.sim._recording import recordable_arguments
+from provebench.si.sim._recording import ENVIRONMENT, recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
 from provebench.si.sim.declared._estate import DeclaredEstate, shown
 from provebench.si.sim.declared._kube_write import EstateCall, all_or_nothing, as_estate_calls
@@ -58,7 +58,6 @@ SNAPSHOT_SOURCE: Final = "provebench.si.sim.declared"
 # The error code of a write answered 422, unperformed: it sets a field the estate cannot hold.
 UNSUPPORTED_FIELD: Final = "unsupported_field"
 ACTOR: Final = "agent"
-ENVIRONMENT: Final = "environment"
 _QUOTED = re.compile(r"[\"“](.+?)[\"”]", re.DOTALL)
 _LOG_TARGET = re.compile(r"^(pod|deployment)/([a-z0-9][a-z0-9.-]*)/logs$")
 _RESOURCE_TARGET = re.compile(r"^([a-z][a-z0-9-]*)/([a-z0-9][a-z0-9.-]*)$")
@@ -195,16 +194,7 @@ class DeclaredSession(SelectorWrites):
         an environment event after the current step, with a snapshot. The keys written; a
         malformed entry changes nothing."""
         written = self._estate.apply_entries(entries, field="state", streams=True)
-        step = self.steps
-        self._audit.append(
-            AuditEvent(
-                name="state_injected",
-                actor=ENVIRONMENT,
-                after_step=step,
-                detail={"resources": list(written)},
-            )
-        )
-        self._snapshots.append(self._snapshot(f"injected-after-step-{step}", step))
+        self._record_injected(written, self._snapshot)
         return written
 
     def default_namespace(self) -> str:
