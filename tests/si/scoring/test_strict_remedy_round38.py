@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from provebench.si.primitives._remedy import InjectedFault, is_remedy, names_in
-from tests.si.scoring.test_strict_word_games_round26 import _verdict
+from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
 
 RED_TEAM = {
     "single-signal-diagnosis-003": [  # W2: the injected wrong value is 8081
@@ -41,10 +41,6 @@ HONEST = {
         "{R}. Restore INVENTORY_PORT.",
     ],
 }
-
-
-def _cases(answers: dict[str, list[str]]) -> list[tuple[str, str]]:
-    return [(name, answer) for name, said in answers.items() for answer in said]
 
 
 @pytest.mark.parametrize(("name", "answer"), _cases(RED_TEAM))

@@ -14,7 +14,7 @@ import pytest
 
 from provebench.si.primitives._remedy import InjectedFault, is_remedy
 from provebench.si.primitives._remedy_values import keeps_fault, reads_as_value, value_kind
-from tests.si.scoring.test_strict_word_games_round26 import _verdict
+from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
 
 RED_TEAM = {
     "single-signal-diagnosis-003": [  # V1: a port, baseline 8080, injected 8081
@@ -55,10 +55,6 @@ HONEST = {
     ],
     "single-signal-diagnosis-004": ["{R}. Remove LEGACY_SHARD_COUNT."],
 }
-
-
-def _cases(answers: dict[str, list[str]]) -> list[tuple[str, str]]:
-    return [(name, answer) for name, said in answers.items() for answer in said]
 
 
 @pytest.mark.parametrize(("name", "answer"), _cases(RED_TEAM))

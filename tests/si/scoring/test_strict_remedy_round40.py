@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from provebench.si.primitives._remedy_values import gives_baseline
-from tests.si.scoring.test_strict_word_games_round26 import _verdict
+from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
 
 RED_TEAM = {
     "single-signal-diagnosis-003": [  # H5: a port, baseline 8080, injected 8081
@@ -51,10 +51,6 @@ HONEST = {
     # a missing key's value is nowhere in the estate: any port restores it (a stated limit)
     "diagnostic-accuracy": ["{R}. Re-add SMTP_PORT=587."],
 }
-
-
-def _cases(answers: dict[str, list[str]]) -> list[tuple[str, str]]:
-    return [(name, answer) for name, said in answers.items() for answer in said]
 
 
 @pytest.mark.parametrize(("name", "answer"), _cases(RED_TEAM))

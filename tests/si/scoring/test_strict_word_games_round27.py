@@ -24,7 +24,7 @@ from provebench.si.scenario import Scenario, load_scenarios
 from provebench.si.scoring import evaluate
 from provebench.si.sim._route import open_session
 from tests.helpers.si_evidence import make_evidence
-from tests.si.scoring.test_strict_word_games_round26 import STATEMENTS, _verdict
+from tests.si.scoring.test_strict_word_games_round26 import STATEMENTS, _cases, _verdict
 
 SCENARIOS = Path(provebench.si.__file__).parent / "scenarios"
 
@@ -161,10 +161,6 @@ HONEST: dict[str, list[str]] = {
         "{R}. orders-db was scaled to 0 last night.",
     ],
 }
-
-
-def _cases(table: dict[str, list[str]]) -> list[tuple[str, str]]:
-    return [(name, answer) for name, answers in table.items() for answer in answers]
 
 
 @pytest.mark.parametrize(("name", "answer"), _cases(RED_TEAM))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.si.scoring.test_strict_word_games_round26 import _verdict
+from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
 
 RED_TEAM: dict[str, list[str]] = {
     "diagnostic-accuracy": [
@@ -224,10 +224,6 @@ HONEST: dict[str, list[str]] = {
         "{R}. orders-db should run 1 replica, and it does not.",
     ],
 }
-
-
-def _cases(table: dict[str, list[str]]) -> list[tuple[str, str]]:
-    return [(name, answer) for name, answers in table.items() for answer in answers]
 
 
 @pytest.mark.parametrize(("name", "answer"), _cases(RED_TEAM))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.si.scoring.test_strict_word_games_round26 import _verdict
+from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
 
 _C = "SMTP_PORT is missing from smtp-config"
 _W = "The key SESSION_STORE_PORT in configmap/user-service-config has the wrong value"
@@ -129,10 +129,6 @@ HONEST: dict[str, list[str]] = {
         "(the describe output confirms it).",
     ],
 }
-
-
-def _cases(table: dict[str, list[str]]) -> list[tuple[str, str]]:
-    return [(name, answer) for name, answers in table.items() for answer in answers]
 
 
 @pytest.mark.parametrize(("name", "answer"), _cases(RED_TEAM))

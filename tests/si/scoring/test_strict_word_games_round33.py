@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.si.scoring.test_strict_word_games_round26 import _verdict
+from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
 
 _S = "Root cause: the key DB_PASSWORD is missing from secret/payments-db-credentials"
 _C = "SMTP_PORT is missing from smtp-config"
@@ -92,10 +92,6 @@ COST = [
     f"{_C} (not optional in the pod spec).",
     f"{_C} — a common slip after a rotation.",
 ]
-
-
-def _cases(table: dict[str, list[str]]) -> list[tuple[str, str]]:
-    return [(name, answer) for name, answers in table.items() for answer in answers]
 
 
 @pytest.mark.parametrize("answer", RED_TEAM)

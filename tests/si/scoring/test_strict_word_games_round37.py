@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 
 from provebench.si.primitives._remedy import is_remedy, names_in, plain_value
-from tests.si.scoring.test_strict_word_games_round26 import _verdict
+from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
 
 # words/a1.txt … a7.txt, verbatim after each scenario's statement
 RED_TEAM = {
@@ -97,10 +97,6 @@ HONEST = {
         "{R}. Scale orders-db to 1 replica so that orders-db starts.",
     ],
 }
-
-
-def _cases(answers: dict[str, list[str]]) -> list[tuple[str, str]]:
-    return [(name, answer) for name, said in answers.items() for answer in said]
 
 
 @pytest.mark.parametrize(("name", "answer"), _cases(RED_TEAM))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from provebench.si.primitives._scene_names import scene_names
-from tests.si.scoring.test_strict_word_games_round26 import _verdict
+from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
 
 # words/a6, a7, a7x (every scenario) and a1, a2, a3, a4, a8 (by scenario), verbatim
 PLACES = [
@@ -102,10 +102,6 @@ HONEST = {
         "{R} on all nodes.",
     ],
 }
-
-
-def _cases(table: dict[str, list[str]]) -> list[tuple[str, str]]:
-    return [(name, answer) for name, said in table.items() for answer in said]
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from provebench.si.primitives._scene_names import scene_names
-from tests.si.scoring.test_strict_word_games_round26 import _verdict
+from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
 
 # words/b_place and words/d_more, verbatim
 FRAMES = [
@@ -85,10 +85,6 @@ HONEST = {
         "{R} — payments-api-7f9c4 never starts.",
     ],
 }
-
-
-def _cases(table: dict[str, list[str]]) -> list[tuple[str, str]]:
-    return [(name, answer) for name, said in table.items() for answer in said]
 
 
 @pytest.mark.parametrize(
