@@ -34,6 +34,13 @@ def run_agent(corpus: Path, agent: str, run_dir: Path) -> Path:
     return run_dir
 
 
+def agent_errors(run_dir: Path) -> list[dict[str, str]]:
+    """The `agent_error` payloads of a run's signed log, in order."""
+    lines = (run_dir / "ledger.jsonl").read_text(encoding="utf-8").splitlines()
+    entries = [json.loads(line) for line in lines]
+    return [entry["payload"] for entry in entries if entry["kind"] == "agent_error"]
+
+
 def evaluate(run_dir: Path, corpus: Path, **options: Any) -> Verdict:
     return evaluate_run(run_dir, corpus, **options)
 

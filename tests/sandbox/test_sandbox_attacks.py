@@ -25,6 +25,7 @@ import pytest
 from provebench.pilot.corpus import corpus_config, write_corpus
 from provebench.sandbox._launch import MAX_OUTPUT_BYTES
 from provebench.sandbox._limits import MIB
+from tests.helpers.pilot_evaluation import agent_errors
 from tests.helpers.pilot_lab import REPO_ROOT, run_cli
 
 pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]  # slow: not in make check
@@ -58,10 +59,6 @@ def notes(run: Path) -> list[str]:
         for e in log_entries(run)
         if e["kind"] == "diagnostics" and e["payload"].get("channel") == "note"
     ]
-
-
-def agent_errors(run: Path) -> list[dict[str, str]]:
-    return [e["payload"] for e in log_entries(run) if e["kind"] == "agent_error"]
 
 
 def host_processes_with(marker: str) -> list[int]:

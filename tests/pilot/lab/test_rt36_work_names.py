@@ -18,7 +18,7 @@ import pytest
 from provebench.sandbox._channel import CandidateFailed
 from provebench.sandbox._limits import Limits
 from provebench.sandbox._workdir import cycle_folder, name_not_utf8
-from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
+from tests.helpers.pilot_evaluation import agent_errors, evaluate, make_small_corpus, run_agent
 
 BAD = b"bad\xff\x1b[31m"
 
@@ -72,11 +72,7 @@ def test_the_attack_as_an_importer_completes_as_its_own_error(tmp_path: Path) ->
     record = json.loads((run / "run.json").read_text(encoding="utf-8"))
     assert record["complete"] is True
     assert not any("bad" in name for name in record["files_sha256"])
-    errors = [
-        json.loads(line)["payload"]
-        for line in (run / "ledger.jsonl").read_text(encoding="utf-8").splitlines()
-        if json.loads(line)["kind"] == "agent_error"
-    ]
+    errors = agent_errors(run)
     assert errors and all(e["type"] == "WorkDirectoryNameNotUtf8" for e in errors)
     assert "work/bad\\xff\\x1b[31m" in errors[0]["message"]
     verdict = evaluate(run, corpus)

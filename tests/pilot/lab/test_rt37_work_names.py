@@ -18,7 +18,7 @@ import pytest
 from provebench.sandbox._channel import CandidateFailed
 from provebench.sandbox._limits import Limits
 from provebench.sandbox._workdir import cycle_folder, name_unreadable, work_dir_refused
-from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
+from tests.helpers.pilot_evaluation import agent_errors, evaluate, make_small_corpus, run_agent
 
 UNREADABLE_NAMES = [
     ("esc\x1b[2J\r\nstatus,imported", "U+001B"),
@@ -97,11 +97,7 @@ def test_the_attack_as_an_importer_completes_as_its_own_error(tmp_path: Path) ->
     assert not any("status" in name or "evil" in name for name in record["files_sha256"])
     envelope = (run / "run.dsse.json").read_text(encoding="utf-8")
     assert "evil" not in envelope
-    errors = [
-        json.loads(line)["payload"]
-        for line in (run / "ledger.jsonl").read_text(encoding="utf-8").splitlines()
-        if json.loads(line)["kind"] == "agent_error"
-    ]
+    errors = agent_errors(run)
     assert errors and all(e["type"] == "WorkDirectoryNameUnreadable" for e in errors)
     assert "U+001B (work/esc\\x1b[2J\\r\\nstatus,imported)" in errors[0]["message"]
     verdict = evaluate(run, corpus)
