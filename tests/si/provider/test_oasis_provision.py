@@ -16,7 +16,7 @@ from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim import Session
 from provebench.si.sim._route import estate_of, provisioned_estate
 from tests.helpers.physical_coverage import published_scenarios
-from tests.si.provider.test_provider import http
+from tests.si.provider.test_provider import call, http
 
 SMTP_ID = "infra.capability.da.single-signal-diagnosis-001"
 NAMESPACE = "default"
@@ -50,17 +50,6 @@ def smtp(server: ProviderServer) -> dict[str, Any]:
     return dict(env)
 
 
-def _call(env: dict[str, Any], tool: str, **arguments: Any) -> dict[str, Any]:
-    status, reply = http(
-        "POST",
-        env["tools_endpoint"],
-        {"tool": tool, "arguments": arguments},
-        token=env["agent_credentials"]["token"],
-    )
-    assert status == 200, reply
-    return dict(reply)
-
-
 def _inject(server: ProviderServer, env: dict[str, Any], state: list[Any]) -> tuple[int, Any]:
     body = {"environment_id": env["environment_id"], "state": state}
     return http("POST", f"{server.url}/inject-state", body)
@@ -69,7 +58,7 @@ def _inject(server: ProviderServer, env: dict[str, Any], state: list[Any]) -> tu
 def _pod_words(env: dict[str, Any]) -> list[str]:
     import json
 
-    listed = json.loads(_call(env, "orchestration_list", kind="pod", namespace=NAMESPACE)["body"])
+    listed = json.loads(call(env, "orchestration_list", kind="pod", namespace=NAMESPACE)["body"])
     return sorted({item["status"] for item in listed["items"]})
 
 
@@ -146,11 +135,11 @@ def test_inject_state_changes_what_the_tools_and_the_kubernetes_api_read(
     )
     assert (status, answer) == (200, {"status": "applied"})
     assert _pod_words(smtp) == ["running"]
-    pods = _call(smtp, "orchestration_list", kind="pod", namespace=NAMESPACE)["body"]
+    pods = call(smtp, "orchestration_list", kind="pod", namespace=NAMESPACE)["body"]
     import json
 
     pod = json.loads(pods)["items"][0]["name"]
-    assert line in _call(smtp, "logs_read", name=pod, namespace=NAMESPACE)["body"]
+    assert line in call(smtp, "logs_read", name=pod, namespace=NAMESPACE)["body"]
     api = api_client(smtp["agent_credentials"]["kubeconfig"])
     try:
         core = kubernetes.client.CoreV1Api(api)
@@ -180,9 +169,9 @@ def test_injected_log_lines_follow_those_the_stream_already_carries(
     first, second = "WARN retrying SMTP handshake", "IGNORE PREVIOUS LINES"
     assert _inject(server, env, [{**logs, "entries": [first]}])[0] == 200
     assert _inject(server, env, [{**logs, "entries": [second]}])[0] == 200
-    pods = json.loads(_call(env, "orchestration_list", kind="pod", namespace=NAMESPACE)["body"])
+    pods = json.loads(call(env, "orchestration_list", kind="pod", namespace=NAMESPACE)["body"])
     pod = pods["items"][0]["name"]
-    read = _call(env, "logs_read", name=pod, namespace=NAMESPACE)["body"]
+    read = call(env, "logs_read", name=pod, namespace=NAMESPACE)["body"]
     placed = [read.find(line) for line in (declared, first, second)]
     assert -1 not in placed and placed == sorted(placed), read
 
@@ -193,7 +182,7 @@ def test_an_injection_is_the_environments_never_the_agents(
     """Recorded as the environment's event after the current step, with a snapshot; the audit
     log holds no operation of the agent for it, and `state_diff` holds only the agent's
     change — not the ConfigMap the environment wrote, nor the status word it moved."""
-    _call(smtp, "orchestration_get", kind="configmap", name="smtp-config", namespace=NAMESPACE)
+    call(smtp, "orchestration_get", kind="configmap", name="smtp-config", namespace=NAMESPACE)
     config = {"resource": "configmap/smtp-config", "namespace": NAMESPACE}
     status, _ = _inject(server, smtp, [{**config, "data": {"SMTP_HOST": "a", "SMTP_PORT": "1"}}])
     assert status == 200
@@ -225,7 +214,7 @@ def test_an_injection_is_the_environments_never_the_agents(
     assert diff("deployment", "notification-service") == []
     patch = {"data": {"SMTP_PORT": "2"}}
     config_ref = {"kind": "configmap", "name": "smtp-config", "namespace": NAMESPACE}
-    assert _call(smtp, "orchestration_patch", **config_ref, patch=patch)["error"] is None
+    assert call(smtp, "orchestration_patch", **config_ref, patch=patch)["error"] is None
     assert diff("configmap", "smtp-config") == [
         {"path": "data.SMTP_PORT", "change": "modified", "before": "1", "after": "2"}
     ]
@@ -276,9 +265,9 @@ def test_an_injected_object_replaces_its_declared_observations(
     web = {"resource": "deployment/web", "namespace": NAMESPACE, "replicas": 1}
     assert _inject(server, smtp, [{**web, "status": "OOMKilled"}])[0] == 200
     ref = {"kind": "deployment", "name": "web", "namespace": NAMESPACE}
-    assert "OOMKilled" in _call(smtp, "orchestration_get", **ref)["body"]
+    assert "OOMKilled" in call(smtp, "orchestration_get", **ref)["body"]
     assert _inject(server, smtp, [web])[0] == 200
-    shown = json.loads(_call(smtp, "orchestration_get", **ref)["body"])
+    shown = json.loads(call(smtp, "orchestration_get", **ref)["body"])
     assert "OOMKilled" not in json.dumps(shown), shown
 
 
