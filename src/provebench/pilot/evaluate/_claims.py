@@ -412,29 +412,45 @@ class NamedFiles:
         # the generator's ids, `_` and the letters past `f`), as no id can hold it.
         alphabet = "".join(sorted({char for folded in self._known for char in folded} & _ID_CHAR))
         self._foreign_words = re.compile(rf"(?:[{re.escape(alphabet)}]|[^\x00-\x7f\s])+")
+        self._read: dict[str, frozenset[str]] = {}  # text -> the ids it names (`_named_in`)
 
     def named(self, payload: object) -> list[str]:
         """The ids named anywhere in `payload` (its values and keys, at any depth), each
         once, in sorted order."""
         found: set[str] = set()
         for text in _texts_and_joinings(payload):
-            if self._glued_words:
-                for shown, written in _glue_readings(text):
-                    found.update(self._glued(shown, written))
-                    found.update(self._joined(shown, written))
-                    found.update(self._regrouped(shown))
-            written_readings = _written_readings(text)
-            for folded in dict.fromkeys(_delimited_readings(written_readings)):
-                for word in _ID_WORD.findall(folded):
-                    found.update(self._words.get(word, ()))
-                if not folded.isascii():
-                    for word in self._foreign_words.findall(folded):
-                        for named in self._spelled_with_foreign(word):
-                            found.update(self._words[named])
-                for ids, pattern in self._others:
-                    if pattern.search(folded):
-                        found.update(ids)
+            found.update(self._named_in(text))
         return sorted(found)
+
+    def _named_in(self, text: str) -> frozenset[str]:
+        """The ids one text names, read once per text: the same words come back in many entries
+        and in the joinings of each (`_texts_and_joinings`), and every reading below is a pure
+        function of the text and this corpus's ids."""
+        known = self._read.get(text)
+        if known is None:
+            known = self._read[text] = frozenset(self._reading(text))
+        return known
+
+    def _reading(self, text: str) -> set[str]:
+        """The ids `text` names, read every way this module reads a text."""
+        found: set[str] = set()
+        if self._glued_words:
+            for shown, written in _glue_readings(text):
+                found.update(self._glued(shown, written))
+                found.update(self._joined(shown, written))
+                found.update(self._regrouped(shown))
+        written_readings = _written_readings(text)
+        for folded in dict.fromkeys(_delimited_readings(written_readings)):
+            for word in _ID_WORD.findall(folded):
+                found.update(self._words.get(word, ()))
+            if not folded.isascii():
+                for word in self._foreign_words.findall(folded):
+                    for named in self._spelled_with_foreign(word):
+                        found.update(self._words[named])
+            for ids, pattern in self._others:
+                if pattern.search(folded):
+                    found.update(ids)
+        return found
 
     def _glued(self, shown: str, written: str) -> Iterator[str]:
         """The ids found anywhere in `shown` (a reading with the look-alikes mapped) that
@@ -516,8 +532,13 @@ class NamedFiles:
             for word in _ID_WORD.finditer(shown)
             if word.group() in self._written_forms
         ]
+        # The words are apart and in order: the last one starting at or before a piece is the
+        # only one that can hold it.
+        word_starts = [low for low, _ in whole_id_words]
         in_id_word = [
-            any(low <= piece.start() < high for low, high in whole_id_words) for piece in pieces
+            (place := bisect.bisect_right(word_starts, piece.start()) - 1) >= 0
+            and piece.start() < whole_id_words[place][1]
+            for piece in pieces
         ]
         head = self._ungrouped_head
         spans: list[tuple[int, int, set[str]]] = []
