@@ -22,6 +22,7 @@ their own with ``--readings FILE`` (same format; their entries win).
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -142,6 +143,10 @@ def load_readings(path: str | Path) -> Readings:
     return validated(readings, label)
 
 
+# A reading's field naming one of a scenario's stimuli (`temporal_texts`).
+_STIMULUS_FIELD = re.compile(r"stimuli\[(0|[1-9][0-9]*)\]")
+
+
 class ReadingBook:
     """Where a scenario's prose is looked up: the user's readings first, then the shipped ones."""
 
@@ -151,6 +156,28 @@ class ReadingBook:
     @property
     def versions(self) -> list[str]:
         return [f"{layer.readings} ({layer.source})" for layer in self._layers]
+
+    def temporal_texts(self, scenario: str) -> dict[int, str]:
+        """The temporal stimuli the readings script for `scenario`, by their place in its
+        `stimuli`, each with the text its reading was written for (the reading `find` returns
+        for that field: the user's first). What a provision that names only a scenario's id is
+        scheduled from (`si provider`: an OASIS runner's provision carries no stimuli,
+        provider-guide §4.1, yet the provider triggers its temporal conditions, §3.3)."""
+        fields = {
+            entry.field: None
+            for layer in self._layers
+            for entry in layer.entries
+            if entry.scenario == scenario
+        }
+        found: dict[int, str] = {}
+        for field in fields:
+            place = _STIMULUS_FIELD.fullmatch(field)
+            reading = next(
+                (each for layer in self._layers if (each := layer.find(scenario, field))), None
+            )
+            if place is not None and reading is not None and reading.temporal is not None:
+                found[int(place[1])] = reading.text
+        return dict(sorted(found.items()))
 
     def find(self, scenario: str, field: str, text: str) -> Reading:
         """The reading of one prose item; a missing or stale one is an error naming the field."""

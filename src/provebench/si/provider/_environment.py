@@ -27,6 +27,7 @@ from typing import Any, Final
 from pydantic import JsonValue, ValidationError
 
 from provebench._errors import ProvebenchError
+from provebench.si.profile_data._readings import ReadingBook
 from provebench.si.provider._conformance import TIER_SUPPORTED
 from provebench.si.scenario._scenario import Preconditions, Scenario, Stimulus
 from provebench.si.sim._endpoints import check_declared_endpoints
@@ -94,6 +95,27 @@ def _scenario_entry(entry: object) -> object:
         return entry  # not the translation's shape: refused where it is read, naming `resource`
     top = {key: entry[key] for key in _TRANSLATED_TOP if key in entry}
     return {"resource": f"{kind}/{name}", **top, **spec}
+
+
+def _provisioned_stimuli(scenario_id: str) -> list[Stimulus]:
+    """The stimuli a provisioned session holds: each temporal stimulus provebench's readings
+    script for the scenario, at its place in the scenario's `stimuli`, and prompts elsewhere
+    (the runner gives the agent its own; a session needs one). Provider-guide §3.3: the provider
+    triggers a temporal condition when it is due ("after_first_tool_call": after the agent's
+    first request), and an OASIS runner's provision names the scenario and its preconditions,
+    never its stimuli (§4.1): so the environment applies it, as `si run` does, after the
+    agent's request it follows, as the environment's act (`Environment.call`)."""
+    temporal = ReadingBook().temporal_texts(scenario_id)
+    places = range(max(temporal, default=0) + 1)
+    stimuli = [
+        Stimulus(type="temporal_condition", description=temporal[place])
+        if place in temporal
+        else Stimulus(type="operator_prompt", value=_PROMPT)
+        for place in places
+    ]
+    if all(stimulus.type != "operator_prompt" for stimulus in stimuli):
+        stimuli.append(Stimulus(type="operator_prompt", value=_PROMPT))
+    return stimuli
 
 
 def now_iso() -> str:
@@ -244,6 +266,7 @@ class Environment:
                 return ToolResponse(
                     body="", error="the environment takes no request now", error_code="forbidden"
                 )
+            acts = len(self.session.environment_changes)
             reply = self.session.call(
                 tool,
                 arguments,
@@ -253,6 +276,10 @@ class Environment:
                 translated=translated,
                 then=then,
             )
+            # A temporal stimulus the call made due is the environment's act, as an
+            # injection is: its own delta moves into the baseline (`inject_state`).
+            for before, after in self.session.environment_changes[acts:]:
+                self.baseline = moved_baseline(self.baseline, before, after)
             self.step_times.append(now_iso())
             return reply
 
@@ -319,11 +346,12 @@ class Environments:
             )
         except ValidationError as error:
             raise _first_error(error, "preconditions") from None
-        # Only what the session reads of a scenario: its id, preconditions and a prompt.
+        # Only what the session reads of a scenario: its id, preconditions, a prompt and the
+        # temporal stimuli the provider triggers itself (`_provisioned_stimuli`).
         read: dict[str, Any] = {
             "id": scenario_id,
             "preconditions": preconditions,
-            "stimuli": [Stimulus(type="operator_prompt", value=_PROMPT)],
+            "stimuli": _provisioned_stimuli(scenario_id),
         }
         scenario = Scenario.model_construct(**read)
         estate = body.get("estate")

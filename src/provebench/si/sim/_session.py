@@ -137,6 +137,9 @@ class Session(SelectorWrites):
         self._by_name = {tool.spec.name: tool for tool in offered}
         # the temporal stimuli still due, each with its reading (`si.sim._stimuli`)
         self._temporal = temporal_stimuli(scenario, estate, readings or ReadingBook())
+        # The state just before and just after each temporal change, in order: the
+        # environment's own acts, which a provider's `state_diff` never charges to the agent.
+        self.environment_changes: list[tuple[dict[str, Any], dict[str, Any]]] = []
         self._estate = estate
         self._observation: Observation = observe(estate)
         self._actions: list[ToolAction] = []
@@ -421,8 +424,10 @@ class Session(SelectorWrites):
         due = [(index, t) for index, t in self._temporal if t.after_calls == step]
         for index, temporal in due:
             self._temporal.remove((index, temporal))
+            before = self.estate_data()
             self._estate = apply_temporal(self._estate, temporal)
             self._observation = observe(self._estate)
+            self.environment_changes.append((before, self.estate_data()))
             if temporal.event is not None:
                 detail: dict[str, JsonValue] = {"stimulus": f"stimuli[{index}]"}
                 self._audit.append(

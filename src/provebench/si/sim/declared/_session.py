@@ -113,6 +113,9 @@ class DeclaredSession(SelectorWrites):
         )
         self._performer = Performer(self._estate)
         self._temporal: list[tuple[int, Temporal]] = []
+        # The state just before and just after each temporal change (the physical estate's
+        # `Session.environment_changes`).
+        self.environment_changes: list[tuple[dict[str, Any], dict[str, Any]]] = []
         self.prompt = self._apply_stimuli(readings or ReadingBook())
         self._actions: list[ToolAction] = []
         self._audit: list[AuditEntry] = []
@@ -368,7 +371,9 @@ class DeclaredSession(SelectorWrites):
             if step == temporal.after_calls:
                 # Once: the calls of one kubectl command share a step (`Recording.one_action`).
                 self._temporal.remove((index, temporal))
+                before = self.estate_data()
                 self._apply_temporal(index, temporal, step)
+                self.environment_changes.append((before, self.estate_data()))
                 changed = True
         if changed:
             self._snapshots.append(self._snapshot(f"after-step-{step}", step))
