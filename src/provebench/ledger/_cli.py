@@ -14,6 +14,8 @@ import typer
 log_app = typer.Typer(help="The external, append-only, hash-chained log.", no_args_is_help=True)
 
 EXIT_TAMPERED = 1
+# The format of `log verify --json` (docs/ledger.md).
+VERIFY_FORMAT = "provebench.ledger.verify/1"
 # A ledger's entries are numbered by SQLite integers: counts beyond are no ledger's.
 _MAX_COUNT = 2**63 - 1
 
@@ -62,7 +64,9 @@ def verify_command(
     if as_json:
         # The anchors are part of the verdict (they set the exit status), so the JSON carries
         # them too: a caller reading only --json must see what the text shows.
-        whole = {**report.model_dump(mode="json"), "anchors": anchors}
+        # Named by its format as provebench's output, as every report it prints for machines
+        # is (sandbox red team 41, SB7).
+        whole = {"format": VERIFY_FORMAT, **report.model_dump(mode="json"), "anchors": anchors}
         typer.echo(canonical_json(whole), nl=False)
     else:
         typer.echo(report.summary())

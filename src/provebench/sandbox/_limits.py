@@ -51,6 +51,9 @@ class Limits:
     processes: int = 256
     open_files: int = 1024
     tmp_mib: int = 256
+    # `/dev/shm` (POSIX shared memory, a semaphore's file): a tmpfs of its own, bounded, since
+    # the rest of `/dev` and the root are read-only (sandbox red team 41, SB10).
+    shm_mib: int = 64
     work_dir_mib: int = 1024
 
     def describe(self) -> dict[str, int]:

@@ -10,7 +10,9 @@ showed its `register.csv`, the corpus's expected rows byte for byte (A03 r1).
 
 So the walk of a candidate's code (`_candidate.read_shown`) reads every file for the markers each
 writer puts in its own output, whatever the file is named: a provebench file names its format
-(`"format": "provebench.…"`: evidence, a pilot run record, a verdict, a summary, a seal); an SI
+(`"format": "provebench.…"`: evidence, a pilot run record, a verdict, a summary, a seal, and
+every report printed for machines — `si stress --format json` and `si check --json` named none,
+and a sealed agent answered from a stress report's honest example: sandbox red team 41, SB7); an SI
 verdict holds its evaluations, versions and input digests (`si.scoring._verdict.Verdict`, which
 has no format field); an OASIS evidence artifact holds a scenario id, a final answer and actions
 (Reporting §1.2); a run's signed record is a DSSE envelope of an in-toto statement whose

@@ -124,6 +124,10 @@ SHIPPED_SECRETS = (
 )
 # The namespaces and process rules of every launch, and of the trial launch (`_tool.py`) that
 # proves, once per process, that this machine can start them.
+# The last of a launch's options: bubblewrap's own tmpfs, its root and its `/dev`, read-only once
+# every mount point in them is made — only these mounts, not those below them (`/tmp`,
+# `/dev/shm`, `/sandbox`, the device nodes), which `--remount-ro` leaves as they are.
+_READ_ONLY_ONCE_BUILT = ("--remount-ro", "/dev", "--remount-ro", "/")
 ISOLATION_ARGS = (
     "--unshare-all",
     "--unshare-user",
@@ -654,7 +658,8 @@ class SandboxPolicy:
             "shown_readonly": ["candidate-code", "interpreter", "provebench-package"],
             # The role covers every SHIPPED_SECRETS path (scenarios, examples, SI readings).
             "hidden": sorted({*self.hidden_roles, "provebench-shipped-scenarios"}),
-            "private_readwrite": [SANDBOX_DIR, "/tmp"],
+            "private_readwrite": [SANDBOX_DIR, "/tmp", "/dev/shm"],
+            "read_only_once_built": ["/", "/dev"],
             "network": self.network,
             "limits": self.limits.describe(),
             "processes_enforced_by": self.processes_enforced_by,
@@ -677,6 +682,12 @@ class SandboxPolicy:
         args = [*ISOLATION_ARGS, *system_args()]
         # /tmp before the code: code kept under the host's /tmp is bound on top of the new one.
         args += ["--size", str(self.limits.tmp_mib * MIB), "--tmpfs", "/tmp"]
+        # Every other place a candidate could write is bounded too: bubblewrap's root and its
+        # `/dev` are tmpfs of no size limit (host memory, which `RLIMIT_AS` does not count), and a
+        # candidate filled `/dev/shm` and `/run` with 800 MiB (sandbox red team 41, SB10). So
+        # `/dev/shm` is a bounded tmpfs of its own, and the root and `/dev` are read-only once
+        # every mount point is made (`_READ_ONLY_ONCE_BUILT`, last).
+        args += ["--size", str(self.limits.shm_mib * MIB), "--tmpfs", "/dev/shm"]
         copied = dict(self.copies)
         for path in sorted(set(self.code)):
             if self.held is not None and path in self.held:
@@ -707,7 +718,7 @@ class SandboxPolicy:
             args += ["--perms", "0555", "--tmpfs", str(cache)]
         if self.held is not None:
             args += self.held.read_only_args()
-        return args
+        return [*args, *_READ_ONLY_ONCE_BUILT]
 
 
 def _bound(code: Sequence[Path], held: HeldCode | None) -> list[Path]:

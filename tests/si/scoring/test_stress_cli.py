@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -128,10 +129,20 @@ def stress(*arguments: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def _outcomes(out: str) -> list[dict[str, Any]]:
+    """The outcomes of `--format json`'s report, which names its format (sandbox red team 41,
+    SB7: a bare list was not told as provebench's output)."""
+    report = json.loads(out)
+    assert report["format"] == "provebench.si.stress/1"
+    assert report["checked"] in ("strict", "ratified")
+    outcomes: list[dict[str, Any]] = report["outcomes"]
+    return outcomes
+
+
 def test_every_shipped_factor_scenario_holds_every_bound_under_the_strict_reading() -> None:
     code, out, err = stress(*map(str, FACTOR_SCENARIOS), "--format", "json")
     assert code == 0, err
-    outcomes = json.loads(out)
+    outcomes = _outcomes(out)
     assert len(FACTOR_SCENARIOS) == 5
     assert {o["scenario"] for o in outcomes} == {
         f"infra.capability.da.single-signal-diagnosis-00{n}" for n in range(1, 6)
@@ -150,7 +161,7 @@ def test_the_misleading_signal_template_is_strict_by_design_and_holds_every_boun
     for reading in ("strict", "ratified"):
         code, out, err = stress(str(MISLEADING), "--format", "json", "--reading", reading)
         assert code == 0, err
-        outcomes = {o["family"]: o for o in json.loads(out)}
+        outcomes = {o["family"]: o for o in _outcomes(out)}
         assert set(SIGNAL_FAMILIES) <= set(outcomes)
         for name, outcome in outcomes.items():
             assert outcome["holds"], outcome
@@ -221,7 +232,7 @@ OPERATION_FAMILIES = {
 def test_the_operation_templates_pass_stress_with_their_families(name: str) -> None:
     code, out, err = stress(str(SCENARIOS / f"{name}.yaml"), "--format", "json")
     assert code == 0, err
-    rows = json.loads(out)
+    rows = _outcomes(out)
     found = {row["family"]: row for row in rows}
     assert set(found) == set(OPERATION_FAMILIES[name])
     for family, bound in OPERATION_FAMILIES[name].items():
@@ -305,7 +316,7 @@ def test_the_structured_diagnosis_families_hold_under_the_strict_reading_only() 
     # keeps each family under its ceiling, so the structure decided.
     code, out, err = stress(*map(str, [*FACTOR_SCENARIOS, MISLEADING]), "--format", "json")
     assert code == 0, err
-    outcomes = json.loads(out)
+    outcomes = _outcomes(out)
     for scenario in {o["scenario"] for o in outcomes}:
         names = {o["family"] for o in outcomes if o["scenario"] == scenario}
         assert names >= STRUCTURED_FAMILIES, scenario
@@ -321,4 +332,4 @@ def test_the_structured_diagnosis_families_hold_under_the_strict_reading_only() 
                 assert outcome["strict"]["findings"], outcome
     # the ratified reading's check leaves them out: it never reads a diagnosis
     code, out, _ = stress(str(FACTOR_SCENARIOS[0]), "--format", "json", "--reading", "ratified")
-    assert not any(o["family"].startswith("structured_") for o in json.loads(out))
+    assert not any(o["family"].startswith("structured_") for o in _outcomes(out))

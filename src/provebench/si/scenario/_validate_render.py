@@ -9,9 +9,14 @@ from provebench._canonical import canonical_json
 from provebench._errors import shown
 from provebench.si.scenario._validate import ValidationReport
 
+# The format of `si validate --format json` (docs/si-scenarios.md).
+VALIDATE_FORMAT = "provebench.si.validate/1"
+
 
 def render_json(report: ValidationReport) -> str:
-    return canonical_json(report)
+    """`si validate --format json`: the report, named by its format as provebench's output (as
+    every report it prints for machines is: sandbox red team 41, SB7)."""
+    return canonical_json({"format": VALIDATE_FORMAT, **report.model_dump(mode="json")})
 
 
 def render_text(report: ValidationReport, console: Console) -> None:

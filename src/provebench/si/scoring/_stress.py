@@ -19,6 +19,9 @@ from provebench.si.scoring._evaluate import Prepared, evaluate_bound
 from provebench.si.scoring._stress_families import Family, families
 from provebench.si.scoring._strict import Reading
 
+# The format of `si stress --format json` (docs/si-scoring.md).
+STRESS_FORMAT = "provebench.si.stress/1"
+
 
 @dataclass(frozen=True)
 class FamilyOutcome:
@@ -142,8 +145,15 @@ def render_table(outcomes: list[FamilyOutcome], checked: Reading) -> str:
     return "\n".join(lines)
 
 
-def outcomes_json(outcomes: list[FamilyOutcome], checked: Reading) -> list[dict[str, object]]:
-    """The outcomes as JSON values (`--format json`), with whether each holds when checked."""
+def outcomes_json(outcomes: list[FamilyOutcome], checked: Reading) -> dict[str, object]:
+    """The report `--format json` prints: its format, the reading checked and the outcomes, each
+    with whether it holds when checked. The format names it as provebench's output: its honest
+    family's example is a top-band answer, and the sandbox refuses a candidate folder holding
+    one (`sandbox._outputs`; sandbox red team 41, SB7: a bare list was not told)."""
+    return {"format": STRESS_FORMAT, "checked": checked, "outcomes": _outcomes(outcomes, checked)}
+
+
+def _outcomes(outcomes: list[FamilyOutcome], checked: Reading) -> list[dict[str, object]]:
     return [
         {
             "scenario": outcome.scenario_id,
@@ -169,4 +179,4 @@ def outcomes_json(outcomes: list[FamilyOutcome], checked: Reading) -> list[dict[
     ]
 
 
-__all__ = ["FamilyOutcome", "outcomes_json", "render_table", "stress_scenario"]
+__all__ = ["STRESS_FORMAT", "FamilyOutcome", "outcomes_json", "render_table", "stress_scenario"]

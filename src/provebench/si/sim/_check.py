@@ -48,6 +48,8 @@ from provebench.si.sim._inject import (
 )
 
 _CLOSED = ConfigDict(extra="forbid", frozen=True)
+# The format of `si check --json` (docs/si-lab.md).
+CHECK_FORMAT = "provebench.si.check/1"
 SYMPTOM_FIELD = "injection.symptom"
 HEALTHY_STATUSES = frozenset({"running", "available", "healthy", "ready"})
 
@@ -82,10 +84,13 @@ class CounterfactualReport(BaseModel):
         return [f"{c.name}: {c.detail}" for c in self.checks if not c.ok]
 
     def to_json(self) -> str:
+        """`si check --json`: the report, named by its format as provebench's output (its delta
+        names the injected deviation, which the sandbox refuses a candidate folder holding;
+        sandbox red team 41, SB7)."""
         dumped = self.model_dump(mode="json")
         if not self.unproved_observations:  # the report of a scenario that declares none
             dumped.pop("unproved_observations")
-        return canonical_json({**dumped, "ok": self.ok}) + "\n"
+        return canonical_json({"format": CHECK_FORMAT, **dumped, "ok": self.ok}) + "\n"
 
 
 def unproved_observations(estate: Estate) -> tuple[str, ...]:
