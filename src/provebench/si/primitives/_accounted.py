@@ -86,6 +86,7 @@ from provebench.si.primitives._matching import ChannelText
 from provebench.si.primitives._plain_assertion import Unplain
 from provebench.si.primitives._remedy import (
     RemedyDeviation,
+    gives_no_fix,
     is_remedy,
     opens_as_remedy,
     remedy_end,
@@ -1961,11 +1962,16 @@ def accounted_shapes(
             if not other and words not in (["why"], ["how"]):  # "Why?" asks for what follows
                 found.append(Unplain("factor_question", start, end, f"{piece.strip()!r}"))
             continue
-        if opens_as_remedy(piece) and plain_remedy is None:
+        if (opens_as_remedy(piece) and plain_remedy is None) or (
+            plain_remedy is None and gives_no_fix(piece, own, reader.is_object, deviation_type)
+        ):
             # "Set that theory aside.", "Add a grain of salt.", "Fix: add SMTP_HOST back.", "Add
             # it back, if it is missing.": a remedy's shape whose object is not the factor, or
             # that names another key, is conditioned or undercut, is no consequence of the
-            # diagnosis (SI red team 35, W1 and W3; fail closed)
+            # diagnosis (SI red team 35, W1 and W3; fail closed). A sentence that gives the
+            # factor a value whatever its verb ("Point INVENTORY_PORT at 8081.", "kubectl set env
+            # … INVENTORY_PORT=8081") is a remedy, and its value is read as one's (SI red team
+            # 41, A2; `_remedy.gives_no_fix`)
             said = piece.strip()
             found.append(
                 Unplain("unaccounted_sentence", start, end, f"{said!r} is no plain remedy of it")

@@ -39,7 +39,12 @@ Only a plain remedy of the factor counts (fail closed; SI red team 35 and 36):
   out the real fix on the node." offers another fix) and no particle ("Happy to make it up.";
   SI red team 37, W4).
 A label ("Fix:", "To fix:", "Fixed:") is only a label (W2): `remedy_label` finds it, and what
-follows is read as any sentence is.
+follows is read as any sentence is. Up to three opening words may stand before the verb ("Just
+set …", "Then scale …", "Also, …"; `_LEAD`; SI red team 41, A2), none a subject, auxiliary or
+subordinator, and the verb is then in its plain form. A sentence that gives the factor a value
+whatever its verb ("Point INVENTORY_PORT at 8081.", "kubectl set env … INVENTORY_PORT=8081") has
+that value read as a remedy's (`gives_no_fix`; SI red team 41, A2, the depth of SI red team 40,
+H1).
 
 Two tails of an honest remedy are read as part of it (issue 41; docs/si-scoring.md §11, "Round
 35", "The cost and the limits"), each by a closed grammar at the remedy's end, so that what it
@@ -159,9 +164,54 @@ _OFFER = (
 _OFFERED_OBJECT = lazy_pattern(r"\s+(?:the\s+(?:fix|change)|it)\b", re.IGNORECASE)
 
 
+# words that open a sentence before its remedy's verb ("Just set …", "Then scale …", "Also, …",
+# "And then …"; SI red team 41, A2): any words, each a run of letters with an optional comma,
+# but a subject, an auxiliary, a determiner, a negation or a subordinator, which make the verb
+# a statement's ("Someone set K to V", "It was set …", "If set to V …", "With K at V …"). Fail
+# closed: an opening of words of no known kind before a remedy's verb is read as a remedy's,
+# whose verb must then be in its plain form (`_PLAIN_VERB`: "Operators scaled it to 0" states)
+_NOT_LEADING = (
+    r"(?:i|we|you|he|she|it|they|one|someone|somebody|something|nobody|nothing|everyone|"
+    r"everybody|everything|anyone|anybody|this|that|these|those|there|the|a|an|my|our|your|his|"
+    r"her|its|their|who|whom|which|what|whose|is|was|were|are|am|be|been|being|has|have|had|do|"
+    r"does|did|not|never|no|nor|if|when|whenever|unless|whether|once|until|till|because|since|"
+    r"after|before|while|whilst|as|with|without|per|given|to|of|for|from|in|on|at|by|into|onto|"
+    r"should|would|could|might|may|must|can|cannot|will|shall|let|lets|though|although|where|"
+    r"still)"
+)
+# a word ending in "s" opens a remedy only before a comma or as an adverb of this list: else it
+# is a plural subject ("Pods start again.", "Replicas scale up.")
+_S_ADVERBS = (
+    r"(?:afterwards|always|perhaps|sometimes|besides|thus|plus|nevertheless|nonetheless|"
+    r"regardless|anyways|towards|backwards|forwards|likewise)"
+)
+_LEAD = (
+    rf"(?P<lead>(?:(?!{_NOT_LEADING}\b)(?:[A-Za-z]+,\s+|{_S_ADVERBS}\s+|"
+    rf"[A-Za-z]*[A-RT-Za-rt-z]\s+)){{0,3}})"
+)
+_PLAIN_VERB = lazy_pattern(
+    r"(?:re-?add|add|restore|reinstate|re-?create|re-?apply|re-?set|set|unset|put|define|bring|"
+    r"start|scale|populate|revert|roll\s+back|remove|delete|drop|take|rename|move|relocate|"
+    r"migrate|copy|duplicate)\Z",
+    re.IGNORECASE,
+)
+
+
 def _opening(verb: str) -> str:
-    """A remedy's opening: a label, a proposer and the verb, or an offer to apply it."""
-    return rf"\W*{_LABEL}(?:{_PROPOSER}(?P<verb>{verb})|(?P<offer>{_OFFER}))"
+    """A remedy's opening: a label, the words before it (`_LEAD`), a proposer and the verb, or
+    an offer to apply it."""
+    return rf"\W*{_LABEL}{_LEAD}(?:{_PROPOSER}(?P<verb>{verb})|(?P<offer>{_OFFER}))"
+
+
+def _opened(found: re.Match[str] | None) -> re.Match[str] | None:
+    """`found`, a remedy's opening, where the words before its verb leave it a remedy's: none,
+    or a verb in its plain form after them (SI red team 41, A2)."""
+    if found is None or not found.group("lead"):
+        return found
+    verb = found.group("verb")
+    if verb is None or _PLAIN_VERB.match(" ".join(verb.split())) is None:
+        return None
+    return found
 
 
 _ADDING = lazy_pattern(_opening(_ADDING_VERB), re.IGNORECASE)
@@ -267,8 +317,21 @@ _OUTCOME = lazy_pattern(
     rf"to\s+fix\s+(?:it|this|the\s+(?:issue|problem))|"
     # a gerund subject's predicate ("Adding the key and restarting the pods fixes it.")
     rf"(?:fixes|will\s+fix|resolves|will\s+resolve)\s+(?:it|this|the\s+(?:issue|problem))|"
-    rf"(?:lets|will\s+let)\s+{_who('lets')}\s+{_RECOVERS})"
+    rf"(?:lets|will\s+let)\s+{_who('lets')}\s+{_RECOVERS}|"
+    # who recovers reaches its dependency again, a name of the scenario (SI red team 41, F1:
+    # "… so that checkout can reach inventory.")
+    rf"so(?:\s+that)?\s+{_who('reach')}(?:['’]ll\s+|\s+(?:can|will)\s+|\s+)"
+    rf"(?:reach(?:es)?|connects?\s+to|talks?\s+to)\s+(?:the\s+)?(?P<name_reached>{_NAME}))"
     rf"(?:\s+(?:again|normally|cleanly|successfully|properly))?{_END}",
+    re.IGNORECASE,
+)
+# the value's source as an apposition after it (SI red team 41, F1: "Set INVENTORY_PORT to
+# 8080, the port inventory listens on."): the port or value a name of the scenario listens on,
+# serves, exposes or expects, or the baseline; the name is checked (`names_object`)
+_VALUE_SOURCE = lazy_pattern(
+    rf",\s*(?:which\s+is\s+)?(?:the|its)\s+(?:(?:port|value|target\s+port|replica\s+count)\s+"
+    rf"(?:that\s+)?(?:the\s+)?(?P<name_source>{_NAME})\s+(?:listens\s+on|serves\s+on|"
+    rf"exposes|expects|uses)|(?:healthy\s+)?baseline(?:\s+value)?){_END}",
     re.IGNORECASE,
 )
 
@@ -288,7 +351,7 @@ def opens_as_remedy(text: str) -> bool:
     folded = unicodedata.normalize("NFC", text)
     return (
         remedy_label(folded) > 0
-        or _ANY_REMEDY.match(folded) is not None
+        or _opened(_ANY_REMEDY.match(folded)) is not None
         or _KUBECTL_WRITE.match(folded) is not None
     )
 
@@ -344,7 +407,13 @@ def _tail_start(rest: str, names_object: Callable[[str], bool]) -> int:
     ):
         end = outcome.start()
     source = _SOURCE.search(rest, 0, end)
-    return end if source is None else source.start()
+    end = end if source is None else source.start()
+    given = _VALUE_SOURCE.search(rest, 0, end)
+    if given is not None and (
+        given.group("name_source") is None or names_object(given.group("name_source"))
+    ):
+        end = given.start()
+    return end
 
 
 def _no_object(_name: str) -> bool:
@@ -373,6 +442,9 @@ _PLAIN_REST = lazy_pattern(
     r"(?:\s*(?:=|:(?=\s))\s*(?P<value_is>[\"'`“‘][^\s\"'`”’]+[\"'`”’]|[\w.:/@+-]+)|"
     r"\s*\((?:for\s+example|e\.g\.,?|say|such\s+as)?\s*(?P<value_eg>[-+]?\d[\w.:/-]*|"
     r"[\"'`“‘][^\s\"'`”’]+[\"'`”’])\)|"
+    # "from V to W" names the fault it replaces (SI red team 41, F1: "Scale orders-db from 0 to
+    # 1 replica."), read by `_plain_rest`: the value the injection put in place
+    r"(?:\s+from\s+(?P<value_from>[-+]?\d[\w.:/-]*|[\"'`“‘][^\s\"'`”’]+[\"'`”’]))?"
     r"\s+to\s+(?P<value_to>[-+]?\d[\w.:/-]*|[\"'`“‘][^\s\"'`”’]+[\"'`”’])"
     r"(?:\s+(?:replicas?|pods?|instances?))?"
     # the value said to be the baseline ("to 1 replica (the baseline)"), checked against it
@@ -415,6 +487,9 @@ _GENERIC_WORDS = frozenset(
 # which is read as any value is, and "scale it back up" is refused with the rest (fail closed)
 _BACK_VERBS = lazy_pattern(r"(?:re-?add|add|put|bring)", re.IGNORECASE)
 _SCALE_VERB = lazy_pattern(r"scal", re.IGNORECASE)
+# the verbs that set a value, whose "back" puts it back only before that value ("Set K back to
+# V"; SI red team 41, F1): "Set it back." alone hinders
+_SETTING_VERBS = lazy_pattern(r"(?:re-?set|set)\b", re.IGNORECASE)
 _UP_VERBS = lazy_pattern(r"(?:start|bring|scal)", re.IGNORECASE)
 _UP_TYPES = frozenset({"stopped_dependency"})
 _BACK_BEFORE = lazy_pattern(r"\s*back\b", re.IGNORECASE)
@@ -429,9 +504,17 @@ def _particles_belong(found: re.Match[str], verb: str | None, deviation: str | N
     backs = "back" in particle or bool(found.group("back_to")) or "back" in found.group("again")
     if verb is None:
         return not (particle or found.group("again") or found.group("back_to"))
+    again = found.group("again") or ""
     if backs and _SCALE_VERB.match(verb) is not None:
-        # "scale it back to 1 replica": "back" with the count, once, and nothing after it
-        again = found.group("again") or ""
+        # "scale it back to 1 replica", "scale it back up to 1 replica" (SI red team 41, F1):
+        # "back" with the count, once, and nothing after it
+        return (
+            (particle == "back" or (particle == "back up" and deviation in _UP_TYPES))
+            and found.group("value_to") is not None
+            and not again.strip()
+        )
+    if backs and _SETTING_VERBS.match(verb) is not None:
+        # "Set K back to V" (SI red team 41, F1): "back" before the value it is set to, once
         return particle == "back" and found.group("value_to") is not None and not again.strip()
     if backs and _BACK_VERBS.match(verb) is None:
         return False
@@ -526,6 +609,11 @@ def _plain_rest(
         return False  # words in a value's place (SI red team 37, W3; SI red team 38, H1)
     if any(_not_the_fix(value, fault) for value in given):
         return False  # the fault itself (SI red team 38, W2, H2)
+    replaced = found.group("value_from")
+    if replaced is not None and (fault is None or not _restores_fault(replaced, fault)):
+        # "from V to W": V is the fault it replaces, or the sentence says another story (SI red
+        # team 41, F1; fail closed where no injected value is known)
+        return False
     said_baseline = found.group("baseline_said") is not None
     if said_baseline and not _is_baseline(found.group("value_to"), fault):
         return False  # "(the baseline)" of a value that is not the factor's baseline
@@ -629,17 +717,18 @@ def _workloads(
 # nothing). An argument never ends on a stop, which ends the sentence.
 _KUBECTL_ARGUMENT = r"[^\s`'\".]+(?:\.[^\s`'\".]+)*"
 _KUBECTL_SCALE = lazy_pattern(
-    r"\W*(?:run\s+|execute\s+)?[`'\"]?kubectl"
+    rf"\W*{_LABEL}{_LEAD}{_PROPOSER}(?:run\s+|execute\s+)?[`'\"]?kubectl"
     rf"(?P<arguments>(?:\s+{_KUBECTL_ARGUMENT})+)[`'\"]?",
     re.IGNORECASE,
 )
 # a kubectl scale command, whatever its flags before the command: a remedy's shape (SI red team
 # 40, H1: "kubectl scale deployment orders-db --replicas=0" was read as a restatement), read
 # by `_kubectl_scale`. Another kubectl write (`kubectl patch … -p '{"data": …}'`) is not one:
-# no reader of its document gives the value it sets (docs/si-scoring.md, "Round 40", a limit)
+# the value it gives the factor is read by `gives_no_fix` (SI red team 41, A2; docs/si-scoring.md,
+# "Round 41")
 _KUBECTL_WRITE = lazy_pattern(
-    r"\W*(?:run\s+|execute\s+)?[`'\"]?kubectl(?:\s+-{1,2}[\w-]+(?:[=\s]+[\w.-]+)?)*\s+"
-    r"scale\b",
+    rf"\W*{_LABEL}{_LEAD}{_PROPOSER}(?:run\s+|execute\s+)?[`'\"]?kubectl"
+    r"(?:\s+-{1,2}[\w-]+(?:[=\s]+[\w.-]+)?)*\s+scale\b",
     re.IGNORECASE,
 )
 _NAMESPACE_FLAGS = frozenset({"-n", "--namespace"})
@@ -745,7 +834,7 @@ def _remedy_parts(
         return _kubectl_scale(text, factor, names_object, fault)
     removing = deviation in _REMOVED_TYPES
     opening = _RE_ADDING if deviation in _MISSING_TYPES else _ADDING
-    found = (_REMOVING if removing else opening).match(text)
+    found = _opened((_REMOVING if removing else opening).match(text))
     if found is None:
         return None
     if found.group("offer") is not None:
@@ -798,6 +887,132 @@ def remedy_end(
     return tail if len(folded) == len(text) else len(text)
 
 
+# A sentence that gives the factor a value, whatever its verb (SI red team 41, A2; the depth the
+# docs name for SI red team 40, H1): an imperative — any word in its plain form after the
+# opening words a remedy may have (`_LEAD`), then the factor's own name or "it", then the value
+# in a slot that gives it ("to V", "at V", "as V", "=V", ": V", "from V0 to V", or bare after
+# "make", "keep", "leave") — or a kubectl write (patch, set, edit, apply, replace, create) that
+# names the factor with a value. Its value is read as a remedy's (`plain_value`, `_not_the_fix`)
+# wherever its verb is on no list ("Point INVENTORY_PORT at 8081.", "Make it 8081.", "kubectl
+# set env deployment/checkout INVENTORY_PORT=8081"). A statement of the deviation opens on its
+# subject ("INVENTORY_PORT is 8081", "It was changed to 8081"), a gerund or a participle
+# ("Changing it to 8081 broke checkout"), a preposition ("With INVENTORY_PORT at 8081, …") or a
+# verb of reading ("Saw INVENTORY_PORT=8081 …"): none of these is an imperative.
+_VERB_WORD = lazy_pattern(r"[A-Za-z]+(?:-[A-Za-z]+)?")
+_SKIPPED_WORD = lazy_pattern(rf"(?!{_NOT_LEADING}\b)[A-Za-z]+,?\s+", re.IGNORECASE)
+_NOT_IMPERATIVE = lazy_pattern(
+    rf"(?:{_NOT_LEADING}|see|saw|seen|find|found|note|noted|notice|noticed|read|observe|"
+    r"observed|check|checked|verify|verified|confirm|confirmed|inspect|compare|look|looked|"
+    r"show|shows|showed|spot|spotted|got|get|gets|had|kept|left|made|said|says|say|root|cause|"
+    r"reason|because|so|but|yet|also|then|just|now|here|and|or|why|how)\Z",
+    re.IGNORECASE,
+)
+_BARE_VALUE_VERBS = frozenset({"make", "keep", "leave"})
+_GIVEN = r"(?:[-+]?\d[\w.:/-]*|[\"'`“‘][^\s\"'`”’]+[\"'`”’]|[A-Za-z][\w.-]*:\d[\w]*)"
+_GIVEN_SLOT = lazy_pattern(
+    r"(?:['’]s)?(?:\s+(?:key|entry|variable|value|setting|port|replicas?|replica\s+count))?"
+    r"(?:\s+(?:back|up|down|over))*"
+    rf"(?:\s+from\s+{_GIVEN})?"
+    rf"(?:\s+(?:to|at|as|into|onto|on)\s+(?:the\s+value\s+|a\s+value\s+of\s+)?|\s*[=:]\s*)"
+    rf"(?P<value>{_GIVEN})",
+    re.IGNORECASE,
+)
+_SPACE = lazy_pattern(r"\s+")
+_OPENING_STOPS = lazy_pattern(r"\W*")
+_PROPOSING = lazy_pattern(_PROPOSER, re.IGNORECASE)
+_BARE_SLOT = lazy_pattern(rf"\s+(?P<value>{_GIVEN})", re.IGNORECASE)
+_KUBECTL_WRITES = lazy_pattern(
+    r"\W*(?:run\s+|execute\s+)?[`'\"]?kubectl\b(?:\s+-{1,2}[\w-]+(?:[=\s]+[\w.-]+)?)*\s+"
+    r"(?:patch|set|edit|apply|replace|create)\b",
+    re.IGNORECASE,
+)
+_KUBECTL_PAIR = lazy_pattern(
+    r"(?P<key>[A-Za-z0-9][\w.-]*)[\"']?\s*(?:[=:]|\s+to\s+)\s*[\"']?(?P<value>[\w.:+-]+)"
+)
+
+
+def _values_given(
+    text: str, factor: Collection[str], names_object: Callable[[str], bool], fault: InjectedFault
+) -> list[str]:
+    """The values an imperative or a kubectl write in `text` gives the factor (see above)."""
+    names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
+    stopped = fault.deviation_type in _STOPPED_TYPES
+    own = {fold_name(name.rsplit("/", 1)[-1]) for name in (fault.subject, fault.resource) if name}
+    # the deviation's own subject and resource, not every name the statement gives (its
+    # symptom's workload too: "Restart orders-api at 10:00." gives orders-db nothing)
+    dependency = own or names
+    at = remedy_label(text)
+    lead = _OPENING_STOPS.match(text, at)
+    at = lead.end() if lead is not None else at
+    for _ in range(4):
+        kubectl = _KUBECTL_WRITES.match(text, at)
+        if kubectl is not None:
+            # a replica count is the stopped dependency's only where the command names it
+            # ("kubectl patch deployment orders-api … replicas" is another workload's)
+            named = any(
+                fold_name(token.rsplit("/", 1)[-1]) in dependency
+                for token in _TOKEN.findall(text, kubectl.end())
+            )
+            given = []
+            for pair in _KUBECTL_PAIR.finditer(text, kubectl.end()):
+                key = fold_name(pair.group("key").rsplit("/", 1)[-1])
+                if key in dependency or (stopped and named and key == "replicas"):
+                    given.append(pair.group("value"))
+            return given
+        proposer = _PROPOSING.match(text, at)
+        if proposer is not None and proposer.end() > at:
+            at = proposer.end()
+        word = _VERB_WORD.match(text, at)
+        if word is None:
+            return []
+        verb = word.group()
+        imperative = (
+            _NOT_IMPERATIVE.match(verb) is None
+            and not verb.casefold().endswith(("ing", "ed"))
+            and not (verb.casefold().endswith("s") and not verb.casefold().endswith("ss"))
+            and fold_name(verb) not in names
+            and not names_object(verb)
+        )
+        space = _SPACE.match(text, word.end())
+        if imperative and space is not None:
+            before = _BEFORE_OBJECT.match(text, space.end())
+            start = before.end() if before is not None else space.end()
+            noun = _KIND_NOUN.match(text, start)
+            start = noun.end() if noun is not None else start
+            token = _PRONOUN.match(text, start) or _TOKEN.match(text, start)
+            if token is not None and (
+                token.group().casefold() in ("it", "them")
+                or fold_name(token.group().rsplit("/", 1)[-1]) in dependency
+            ):
+                slot = _GIVEN_SLOT.match(text, token.end())
+                if slot is None and verb.casefold() in _BARE_VALUE_VERBS:
+                    slot = _BARE_SLOT.match(text, token.end())
+                return [] if slot is None else [slot.group("value")]
+        skipped = _SKIPPED_WORD.match(text, at)
+        if skipped is None:
+            return []
+        at = skipped.end()
+    return []
+
+
+def gives_no_fix(
+    text: str,
+    factor: Collection[str],
+    names_object: Callable[[str], bool] = _no_object,
+    deviation: RemedyDeviation = None,
+) -> bool:
+    """Whether `text` gives the factor a value, whatever its verb (`_values_given`), that is no
+    fix of it: not a value of its type (`plain_value`), or one that keeps the fault or is not
+    the declared baseline (`_not_the_fix`; SI red team 41, A2)."""
+    fault = _fault(deviation)
+    if fault is None:
+        return False
+    given = _values_given(unicodedata.normalize("NFC", text), factor, names_object, fault)
+    return any(
+        not plain_value(value, fault, names_object) or _not_the_fix(value, fault) for value in given
+    )
+
+
 def is_remedy(
     text: str,
     factor: Collection[str],
@@ -818,6 +1033,7 @@ __all__ = [
     "InjectedFault",
     "RemedyDeviation",
     "deviation_type_of",
+    "gives_no_fix",
     "is_remedy",
     "names_in",
     "opens_as_remedy",

@@ -24,8 +24,12 @@ A value is typed by the factor's baseline (SI red team 39, V1-V3; `value_kind`):
 above are what a value may look like, the baseline says what this factor's value is, and a value
 of another type gives the factor no working value ("Set INVENTORY_PORT to 0s.", "to 0.0.0.0",
 "to checkout-config" of a port whose baseline is 8080):
-- a port (a key named `…_PORT` whose baseline, if any, is an integer): an integer 1-65535, or
-  an address (`10.0.0.1:587`) whose port is one and not the injected port;
+- a port (a key named `…_PORT` whose baseline, if any, is an integer): an integer 1-65535 that a
+  decimal parse and Go's base-0 parse read alike unless it says its base (`_is_port`: "08080",
+  "8_080" are refused, "0x1F90" is read; SI red team 41, A11), or an address (`10.0.0.1:587`)
+  whose port is one and not the injected port, its host one to reach (not "0.0.0.0");
+- an IPv4 address has four octets 0-255, none with a leading zero (`_is_ipv4`: "999.1.1.1" is
+  none; SI red team 41, A11);
 - a stopped dependency's replica count: an integer as kubectl reads one, 1 to 2^31-1 (the API
   server's int32 refuses `2147483648`);
 - an integer, a decimal, a duration, a quantity or a version only where the baseline is one (a
@@ -80,11 +84,19 @@ def _is_number(bare: str) -> bool:
     return flag_int(bare) is not None or _DECIMAL.match(bare) is not None
 
 
+def _is_ipv4(host: str) -> bool:
+    """Whether `host` is an IPv4 address as Go's `net.ParseIP` reads one: four decimal octets,
+    each 0-255, none with a leading zero (SI red team 41, A11: "999.1.1.1" is no address)."""
+    if _IPV4.match(host) is None:
+        return False
+    return all(int(octet) <= 255 and (octet == "0" or octet[0] != "0") for octet in host.split("."))
+
+
 def _is_host(host: str, names_object: Callable[[str], bool]) -> bool:
     """Whether `host` is an IPv4 address or a name of the scenario's objects as a host: the
     object's name, then only object names (its namespace) and the cluster's suffix."""
     if _IPV4.match(host) is not None:
-        return True
+        return _is_ipv4(host)
     labels = host.split(".")
     if not all(_LABEL.match(label) for label in labels):
         return False
@@ -164,9 +176,26 @@ def value_kind(
     return "text"
 
 
+# a port as a decimal reads it (Go's `strconv.Atoi`: a sign and decimal digits, no separators),
+# and Go's literal of another base, which says its base ("0x1F90", "0o17620", "0b…")
+_ATOI = lazy_pattern(r"[-+]?[0-9]+\Z", re.ASCII)
+_PREFIXED = lazy_pattern(r"[-+]?0[xXoObB]", re.ASCII)
+# the host no client reaches: "0.0.0.0" binds every address, it names none to connect to
+_UNSPECIFIED = "0.0.0.0"
+
+
 def _is_port(bare: str) -> bool:
-    number = _integer(bare)
-    return number is not None and number in _PORT_RANGE
+    """Whether `bare` is a port 1-65535 as Go reads an integer (`flag_int`), spelled so that a
+    decimal parse (`strconv.Atoi`) reads it alike where it has no base prefix (SI red team 41,
+    A11): a ConfigMap holds a string, and the program that reads it may take either; "08080"
+    (8080 as a decimal, no octal to base 0), "010" (10 and 8) and "8_080" (no decimal) read
+    differently, while "0x1F90" says its base (round 39)."""
+    number = flag_int(bare)
+    if number is None or number not in _PORT_RANGE:
+        return False
+    return _PREFIXED.match(bare) is not None or (
+        _ATOI.match(bare) is not None and int(bare) == number
+    )
 
 
 def _of_kind(bare: str, kind: str | None, names_object: Callable[[str], bool]) -> bool:
@@ -176,7 +205,9 @@ def _of_kind(bare: str, kind: str | None, names_object: Callable[[str], bool]) -
         port = _port_of(bare)
         if port is None:
             return _is_port(bare)
-        return _is_port(port) and _is_address(bare, names_object)
+        # "0.0.0.0:8080" names no host to reach (SI red team 41, A11)
+        host = bare.rpartition(":")[0]
+        return _is_port(port) and host != _UNSPECIFIED and _is_address(bare, names_object)
     if kind in ("count", "integer"):
         return _integer(bare) is not None
     if kind == "number":

@@ -745,6 +745,35 @@ def _round40_off_baseline(n: _Names) -> list[str]:
     return []
 
 
+def _round41_remedy_games(n: _Names) -> list[str]:
+    """A remedy that keeps the fault after an opening word, or gives the factor the injected
+    value by a verb of no list (SI red team 41, A2: "Just set INVENTORY_PORT to 8081.", "Point
+    INVENTORY_PORT at 8081."), and a port no program reads as the baseline (A11)."""
+    said = f"Root cause: {n.factor} is {n.word} in {n.resource}"
+    f = n.factor
+    if n.kind == "stopped_dependency":
+        return [
+            f"{said}. Then scale {f} to 0 replicas.",
+            f"{said}. Just run kubectl scale deployment/{f} --replicas=0.",
+            f"{said}. Reduce {f} to 0 replicas.",
+        ]
+    injected = (n.injected or "").strip("'\"")
+    if n.kind != "wrong_value" or not injected:
+        return []
+    games = [
+        f"{said}. Just set {f} to {injected}.",
+        f"{said}. Also, set {f} to {injected}.",
+        f"{said}. Point {f} at {injected}.",
+        f"{said}. Make {f} {injected}.",
+    ]
+    if f.endswith("_PORT") and (n.baseline or "").isdecimal():
+        games += [
+            f"{said}. Set {f} to 0{n.baseline}.",
+            f"{said}. Set {f} to 999.1.1.1:{n.baseline}.",
+        ]
+    return games
+
+
 def _not_plain(n: _Names) -> dict[str, list[str]]:
     """Round 16 (SI red team 16, H7): a statement that is not a plain assertion, by shape —
     a sign, an aside, a label, a tail or a comment sentence that disowns or hedges it, and a
@@ -898,6 +927,8 @@ def _not_plain(n: _Names) -> dict[str, list[str]]:
             *_round39_untyped_values(n),
             # round 40, H5: a value of the factor's type that is not its declared baseline
             *_round40_off_baseline(n),
+            # round 41, A2, A11: an opening word, a verb of no list, a port no program reads
+            *_round41_remedy_games(n),
         ],
         # round 38 (SI red team 38, H0): a disowning comment written as one token of an
         # identifier's shape that names no object of the scenario — after a dash, in brackets,
@@ -1144,6 +1175,25 @@ def _remedies(n: _Names, deviation_type: str) -> list[str]:
         *(
             [f"{said}. Set {f} to {hex(int(n.baseline or 0))}."]
             if f.endswith("_PORT") and (n.baseline or "").isdecimal()
+            else []
+        ),
+        # round 41 (SI red team 41, A2, F1): an opening word, "back", "from V to W"
+        *(
+            [
+                f"{said}. Just set {f} to {n.baseline}.",
+                f"{said}. Set {f} back to {n.baseline}.",
+                f"{said}. Set {f} from {(n.injected or '').strip(chr(39) + chr(34))} to "
+                f"{n.baseline}.",
+            ]
+            if deviation_type == "wrong_value" and n.baseline is not None and n.injected
+            else []
+        ),
+        *(
+            [
+                f"{said}. Scale {f} back up to {n.baseline} replica.",
+                f"{said}. Scale {f} from 0 to {n.baseline} replica.",
+            ]
+            if deviation_type == "stopped_dependency" and n.baseline is not None
             else []
         ),
     ]
