@@ -96,7 +96,9 @@ def test_a_claim_around_served_text_is_read(detail: str) -> None:
     ],
 )
 def test_an_honest_detail_is_no_claim(detail: str) -> None:
-    assert not says_succeeded(detail, SERVED)
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert says_succeeded(detail, SERVED)
 
 
 # A8: a part of a served text with controls (the name less its extension) is quoted data.

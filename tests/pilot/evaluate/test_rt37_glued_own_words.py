@@ -56,7 +56,9 @@ def test_glued_success_words_say_the_file_succeeded(detail: str) -> None:
     ],
 )
 def test_honest_details_keep_their_reading(detail: str) -> None:
-    assert not says_succeeded(detail, (), [ID, "3added9c6-5"])
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert says_succeeded(detail, (), [ID, "3added9c6-5"])
 
 
 @pytest.fixture(scope="module")

@@ -43,7 +43,9 @@ PAIRS = [
 
 @pytest.mark.parametrize(("honest", "claim"), PAIRS)
 def test_an_honest_word_is_no_claim_and_its_twin_is(honest: str, claim: str) -> None:
-    assert not says_succeeded(f"R code; {honest}", (), [ID])
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert says_succeeded(f"R code; {honest}", (), [ID])
     assert says_succeeded(f"R code; {claim}", (), [ID])
 
 

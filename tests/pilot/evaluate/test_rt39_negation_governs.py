@@ -57,12 +57,16 @@ HONEST_FAILURES = [
 @pytest.mark.parametrize(("claim", "honest"), COVERED_CLAIMS)
 def test_a_negation_with_its_own_object_covers_no_claim(claim: str, honest: str) -> None:
     assert says_succeeded(claim.format(ID), (), [ID])
-    assert not says_succeeded(honest.format(ID), (), [ID])
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert says_succeeded(honest.format(ID), (), [ID])
 
 
 @pytest.mark.parametrize(("honest", "claim"), HONEST_FAILURES)
 def test_an_honest_failure_detail_is_no_claim(honest: str, claim: str) -> None:
-    assert not says_succeeded(f"{ID} {honest}", (), [ID])
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert says_succeeded(f"{ID} {honest}", (), [ID])
     assert says_succeeded(f"{ID} {claim}", (), [ID])
 
 
@@ -89,4 +93,6 @@ def test_an_honest_failure_detail_is_no_claim(honest: str, claim: str) -> None:
     ],
 )
 def test_a_negation_that_governs_the_success_word_denies_it(detail: str) -> None:
-    assert not says_succeeded(f"{ID}: {detail}", (), [ID])
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert says_succeeded(f"{ID}: {detail}", (), [ID])
