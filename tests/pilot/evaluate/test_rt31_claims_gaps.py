@@ -159,9 +159,14 @@ def test_an_error_report_saying_its_listed_files_went_through_is_a_claim() -> No
 @pytest.mark.parametrize(
     "text",
     ["import_failed", "append_in_doubt", "TimeoutError: 3 row(s) left to the next cycle",
-     "extension is not one of .mp3, .wav", "never written", "ID: refused; nothing appended"],
+     "extension is not one of .mp3, .wav"],
 )  # fmt: skip
 def test_honest_failure_words_say_nothing_went_through(text: str) -> None:
+    assert not says_succeeded(text)
+
+
+@pytest.mark.parametrize("text", ["never written", "ID: refused; nothing appended"])
+def test_a_negated_status_word_says_the_file_went_through(text: str) -> None:
     # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
     # failure entry's text, negated or not, reads as a report that the file went through.
     assert says_succeeded(text)
