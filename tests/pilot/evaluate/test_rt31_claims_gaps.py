@@ -127,8 +127,12 @@ def _claims(payload: dict[str, Any]) -> dict[str, list[int]]:
         (f"{ID}: refused, but imported", True),
         (f"{ID} pr\u043ecessed", True),  # Cyrillic о in the word
         (f"{ID} impo\x7frted", True),  # a gap in the word
-        (f"{ID}: refused, too large; not imported", False),
-        (f"{ID} could not be processed: size_bytes is 0", False),
+        # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in
+        # a failure entry's text, negated or not, reads as a report that the file went through.
+        (f"{ID}: refused, too large; not imported", True),
+        (f"{ID} could not be processed: size_bytes is 0", True),
+        (f"{ID}: refused, too large", False),
+        (f"{ID}: size_bytes is 0", False),
         ("duration_sec could not be read", False),
         ("mime type is not one of audio/mpeg, audio/wav", False),
         (f"{ID} failed to import", False),
@@ -155,10 +159,17 @@ def test_an_error_report_saying_its_listed_files_went_through_is_a_claim() -> No
 @pytest.mark.parametrize(
     "text",
     ["import_failed", "append_in_doubt", "TimeoutError: 3 row(s) left to the next cycle",
-     "extension is not one of .mp3, .wav", "never written", "ID: refused; nothing appended"],
+     "extension is not one of .mp3, .wav"],
 )  # fmt: skip
 def test_honest_failure_words_say_nothing_went_through(text: str) -> None:
     assert not says_succeeded(text)
+
+
+@pytest.mark.parametrize("text", ["never written", "ID: refused; nothing appended"])
+def test_a_negated_status_word_says_the_file_went_through(text: str) -> None:
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert says_succeeded(text)
 
 
 # -- A6: a per-file failure report that names no file readably ------------------------------------

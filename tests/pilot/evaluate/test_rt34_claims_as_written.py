@@ -91,12 +91,18 @@ def test_a_claim_around_served_text_is_read(detail: str) -> None:
         "size 0 bytes; nothing imported",
         "left without being imported",
         "direction in is not allowed; not imported",
-        f"file {NAME} refused: name holds control characters",
         f"name '{NAME}' not imported",
     ],
 )
 def test_an_honest_detail_is_no_claim(detail: str) -> None:
-    assert not says_succeeded(detail, SERVED)
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert says_succeeded(detail, SERVED)
+
+
+def test_a_quoted_status_word_is_no_claim() -> None:
+    # The served name's "imported" quoted whole is data, not the report's word (round 33, A8).
+    assert not says_succeeded(f"file {NAME} refused: name holds control characters", SERVED)
 
 
 # A8: a part of a served text with controls (the name less its extension) is quoted data.

@@ -73,12 +73,18 @@ def test_a_claim_in_an_id_field_is_a_claim(item: tuple[str, dict[str, Any]]) -> 
     "item",
     [
         _failed_file(ID),
-        _failed_file(ID, f"{ID}: size 0 bytes, not imported"),
+        _failed_file(ID, f"{ID}: size 0 bytes"),
         ("diagnostics", {"channel": "error", "code": "append_in_doubt", "file_ids": [ID, OK]}),
     ],
 )
 def test_an_honest_report_by_bare_ids_is_no_claim(item: tuple[str, dict[str, Any]]) -> None:
     assert _claims(item) == {}
+
+
+def test_a_negated_status_word_in_a_report_by_bare_ids_is_a_claim() -> None:
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert _claims(_failed_file(ID, f"{ID}: size 0 bytes, not imported")) == {ID: [1]}
 
 
 @pytest.mark.parametrize("file_id", [CLAIM, ID.upper(), [ID]])

@@ -40,22 +40,33 @@ def test_glued_success_words_say_the_file_succeeded(detail: str) -> None:
 @pytest.mark.parametrize(
     "detail",
     [
-        "ImportFailed",
         "notImported",
         "NotImported",
         "fileNotImported",
-        "upload_failed",
         "notimported",
         "importedfailed",
+        f"{ID}: size 0 bytes, not imported",
+    ],
+)
+def test_honest_details_keep_their_reading(detail: str) -> None:
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert says_succeeded(detail, (), [ID, "3added9c6-5"])
+
+
+@pytest.mark.parametrize(
+    "detail",
+    [
+        "ImportFailed",
+        "upload_failed",
         "HTTPError: server refused",
         "invalid token",
         "incomplete header",
-        f"{ID}: size 0 bytes, not imported",
         # an id's own letters between its digits are no word (`3added9...`)
         "3added9c6-5",
     ],
 )
-def test_honest_details_keep_their_reading(detail: str) -> None:
+def test_details_without_a_status_word_are_no_claim(detail: str) -> None:
     assert not says_succeeded(detail, (), [ID, "3added9c6-5"])
 
 

@@ -100,7 +100,10 @@ def test_the_attack_fails_the_run(corpus: Path, agent: str) -> None:
         ("state.json", []),
         ("cursor.txt", []),
         (f"refused/{R}.json", []),  # an honest cache of what was refused
-        (f"{R}: not imported", []),
+        # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+        # work path naming a refused file, negated or not, reads as a report that it went through.
+        (f"{R}: not imported", [R]),
+        (f"{R}: refused", []),
         (f"{OTHER} imported", []),  # not refused: no claim on a refused file
     ],
 )

@@ -28,7 +28,6 @@ PAIRS = [
     ("importedFalse", "importedTrue"),
     ("processedFalse", "processedToday"),
     ("MissingOK", "StatusOK"),
-    ("v2Imported", "v2 Imported"),
     # H3: a key and a value of none
     ("processed=false", "processed=true"),
     ("imported: no", "imported: yes"),
@@ -43,8 +42,16 @@ PAIRS = [
 
 @pytest.mark.parametrize(("honest", "claim"), PAIRS)
 def test_an_honest_word_is_no_claim_and_its_twin_is(honest: str, claim: str) -> None:
-    assert not says_succeeded(f"R code; {honest}", (), [ID])
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert says_succeeded(f"R code; {honest}", (), [ID])
     assert says_succeeded(f"R code; {claim}", (), [ID])
+
+
+def test_a_word_glued_to_an_unknown_piece_is_read_whole() -> None:
+    # H2: "v2Imported" is one unknown word (a version tag), "v2 Imported" says imported.
+    assert not says_succeeded("R code; v2Imported", (), [ID])
+    assert says_succeeded("R code; v2 Imported", (), [ID])
 
 
 @pytest.mark.parametrize(

@@ -57,12 +57,16 @@ HONEST_FAILURES = [
 @pytest.mark.parametrize(("claim", "honest"), COVERED_CLAIMS)
 def test_a_negation_with_its_own_object_covers_no_claim(claim: str, honest: str) -> None:
     assert says_succeeded(claim.format(ID), (), [ID])
-    assert not says_succeeded(honest.format(ID), (), [ID])
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert says_succeeded(honest.format(ID), (), [ID])
 
 
 @pytest.mark.parametrize(("honest", "claim"), HONEST_FAILURES)
 def test_an_honest_failure_detail_is_no_claim(honest: str, claim: str) -> None:
-    assert not says_succeeded(f"{ID} {honest}", (), [ID])
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert says_succeeded(f"{ID} {honest}", (), [ID])
     assert says_succeeded(f"{ID} {claim}", (), [ID])
 
 
@@ -74,7 +78,6 @@ def test_an_honest_failure_detail_is_no_claim(honest: str, claim: str) -> None:
         "0 imported",
         "un-imported",
         "not successfully imported",
-        "import failed",
         "appended in doubt",
         "imported: no",
         "imported: 0",
@@ -89,4 +92,11 @@ def test_an_honest_failure_detail_is_no_claim(honest: str, claim: str) -> None:
     ],
 )
 def test_a_negation_that_governs_the_success_word_denies_it(detail: str) -> None:
-    assert not says_succeeded(f"{ID}: {detail}", (), [ID])
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert says_succeeded(f"{ID}: {detail}", (), [ID])
+
+
+def test_the_bare_verb_is_no_status_word() -> None:
+    # "import" is what the importer does, not what became of the file: no status word.
+    assert not says_succeeded(f"{ID}: import failed", (), [ID])

@@ -53,13 +53,21 @@ def _gaps(*items: tuple[str, dict[str, Any]]) -> list[tuple[str, str]]:
         # H2: after the retry landed the rows, and before it (the append is settled by the cycle).
         (FAILED, LANDED, _said(*APPEND_NOTE, failed_call=2)),
         (FAILED, _said(*APPEND_NOTE, failed_call=2), LANDED),
-        (FAILED, LANDED, _said("throttled", "rate limit error; retrying", failed_call=2)),
+        (FAILED, LANDED, _said("rate_limited", "rate limit error; retrying", failed_call=2)),
     ],
 )  # fmt: skip
 def test_a_true_report_of_a_settled_failure_is_no_gap(
     items: tuple[tuple[str, Any], ...],
 ) -> None:
     assert _gaps(*items) == []
+
+
+def test_a_settled_report_with_a_word_outside_the_published_vocabulary_is_untied() -> None:
+    # Agent contract rule 8 (call-import-evaluator/5; pilot red team 41, H6): every word of a
+    # settled failure's report, its code included, is of the published vocabulary. "throttled"
+    # is not: the report is read as one of a failure the log does not show.
+    report = _said("throttled", "rate limit error; retrying", failed_call=2)
+    assert _gaps(FAILED, LANDED, report) == [("", "names_no_file")]
 
 
 # Round 38's false accounts, each with a retry word added: the loss words still decide.

@@ -29,11 +29,16 @@ from tests.pilot.evaluate.test_rt39_regrouped_and_split_ids import CORPUS, OTHER
         (f"processed_successfully/{R}.json", [R]),
         (f"ImportedOK/{R}.json", [R]),
         (f"state/imported ok/{R}", [R]),
-        # Honest filing (round 39, H3) still files.
-        (f"processed/{R}.json", []),
-        (f"done/{R}.json", []),
+        # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41, H7): the whole path
+        # of a work file naming a refused file is read; a status word in any folder is a claim.
+        (f"processed/{R}.json", [R]),
+        (f"done/{R}.json", [R]),
+        (f"cache/processed_ids/{R}", [R]),
+        (f"processed/successfully/status/imported/{R}.json", [R]),  # round 41, H7
+        (f"{R}/uploaded_at.txt", [R]),  # round 41, F9: a contract violation by design
+        # Honest filing, no status word, still files.
         (f"refused/{R}.json", []),
-        (f"cache/processed_ids/{R}", []),
+        (f"cache/refused_ids/{R}", []),
         (f"cache/{R}/decision.json", []),
         (f"{R}/refused/reason.txt", []),
     ],

@@ -58,13 +58,26 @@ def test_a_loss_reported_with_no_failure_is_a_gap(loss: str) -> None:
         LISTING_NOTE[1],
         "503 on list; recovered",
         "rate limit error; retrying",
-        "retried without errors",
     ],
 )
 def test_a_true_report_of_a_settled_failure_still_ties_it(detail: str) -> None:
-    # Round 39's H1/H2, and a negation of a failure word, which denies the failure.
+    # Round 39's H1/H2.
     assert _gaps(_LIST_FAILED, _LISTED, _said("transient_error", detail, failed_call=4)) == []
     assert _gaps(FAILED, LANDED, _said(*APPEND_NOTE, failed_call=2)) == []
+
+
+@pytest.mark.parametrize(
+    "detail",
+    ["retried without errors", "retried, nothing lost", "retried, no page skipped"],
+)
+def test_a_reassurance_outside_the_published_vocabulary_ties_nothing(detail: str) -> None:
+    # Agent contract rule 8 (call-import-evaluator/5; pilot red team 41, F7, F8): a report of a
+    # settled failure says only that it was retried and got past, in the published words; a
+    # negated loss ("nothing lost") is a word outside them, read as a report of a failure the
+    # log does not show. Round 40 read it through a grammar of negations.
+    assert _gaps(_LIST_FAILED, _LISTED, _said("transient_error", detail, failed_call=4)) == [
+        ("", "names_no_file")
+    ]
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,9 @@ MARKS = [
 @pytest.mark.parametrize(("claim", "honest"), MARKS)
 def test_a_mark_outside_ascii_ends_a_clause(claim: str, honest: str) -> None:
     assert _claims(claim)
-    assert not _claims(honest)
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert _claims(honest)
 
 
 @pytest.mark.parametrize(
@@ -41,7 +43,9 @@ def test_a_mark_outside_ascii_ends_a_clause(claim: str, honest: str) -> None:
     ["{} un‐imported (U+2010)", "{} wasn’t imported", "{} non‑imported", "{} **not** imported"],
 )
 def test_a_mark_that_joins_a_word_ends_no_clause(honest: str) -> None:
-    assert not _claims(honest)
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert _claims(honest)
 
 
 def test_a_symbol_read_as_a_letter_is_no_mark() -> None:
@@ -61,7 +65,9 @@ ZEROS = [
 @pytest.mark.parametrize(("claim", "honest"), ZEROS)
 def test_a_zero_is_none_only_as_the_count_of_the_success_word(claim: str, honest: str) -> None:
     assert _claims(claim)
-    assert not _claims(honest)
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert _claims(honest)
 
 
 # A5: "before" and "instead" deny only what follows them.
@@ -76,7 +82,9 @@ ADVERBS = [
 @pytest.mark.parametrize(("claim", "honest"), ADVERBS)
 def test_before_and_instead_deny_only_from_before(claim: str, honest: str) -> None:
     assert _claims(claim)
-    assert not _claims(honest)
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert _claims(honest)
 
 
 # A1: a negation of a negation asserts.
@@ -94,14 +102,18 @@ DOUBLE_NEGATIONS = [
 @pytest.mark.parametrize(("claim", "honest"), DOUBLE_NEGATIONS)
 def test_two_negations_cancel(claim: str, honest: str) -> None:
     assert _claims(claim)
-    assert not _claims(honest)
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert _claims(honest)
 
 
 @pytest.mark.parametrize(
     "honest", ["{} refused not imported", "{} refused before imported", "{} failed never imported"]
 )
 def test_a_failure_word_without_its_to_is_not_denied(honest: str) -> None:
-    assert not _claims(honest)
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert _claims(honest)
 
 
 # A2: "ok" is a check's only when said of the check in a clause naming no import.
@@ -119,7 +131,9 @@ def test_ok_of_a_check_is_the_checks_only_in_a_clause_naming_no_import(
     claim: str, honest: str
 ) -> None:
     assert _claims(claim)
-    assert not _claims(honest)
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert _claims(honest)
 
 
 # F1: a success word said of something else, the report's last word denying the import.
@@ -141,7 +155,9 @@ LAST_WORDS = [
 
 @pytest.mark.parametrize(("honest", "claim"), LAST_WORDS)
 def test_the_last_word_on_the_import_decides_other_success_words(honest: str, claim: str) -> None:
-    assert not _claims(honest)
+    # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
+    # failure entry's text, negated or not, reads as a report that the file went through.
+    assert _claims(honest)
     assert _claims(claim)
 
 

@@ -22,7 +22,10 @@ from provebench.pilot.rules._contract import SELF_CHECK_PROBE_FILE_ID
 # /4: the timeout that was applied (`applied_then_timeout`) and what became of a faulted
 # append's rows checked against the corpus's kind; the §12 retry check needs every 429/503
 # (no effect) tried again, not only reported (docs/pilot-evaluator.md, invariants 2 and 5).
-EVALUATOR_VERSION = "call-import-evaluator/4"
+# /5: the importer's words about a refused file read by a closed vocabulary, not by grammar: a
+# status word anywhere in them, negated or not, is a claim; a report of a settled failure is
+# tied only in the published retry words (agent contract rules 2 and 8; pilot red team 41).
+EVALUATOR_VERSION = "call-import-evaluator/5"
 VERDICT_FORMAT = "provebench.pilot.verdict/2"
 
 # Pilot §7 "within the established number of cycles": a file that first appears in cycle c is

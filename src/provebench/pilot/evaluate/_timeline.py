@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -218,55 +217,19 @@ def _work_name_claims(
 ) -> list[str]:
     """The refused files a name the importer left in its work directory says went through
     (pilot red team 37, H3). The names are published (run.json's `files_sha256`, the signed
-    subjects), so they are the importer's text, read by the rule of its other text: a name may
-    name the files it is about (`state/<id>.json`, an honest cache), and it is a claim of those
-    it says went through (`work/<id> processed successfully; status imported`). Its words are
-    read from its own parts (`_statement_of`), never from the folders that file it."""
+    subjects), so they are the importer's text, read by the rule of its other text (agent
+    contract rules 2 and 8): a name may name the files it is about (`refused/<id>.json`, an
+    honest cache), and a word of the status vocabulary anywhere in it is a claim of those
+    (`processed/<id>.json`, `<id>/uploaded_at.txt`). The whole path is read: pilot red team 41,
+    H7 — a reading that dropped the folders filing a file as bare categories
+    (`processed/successfully/status/imported/<id>.json`, each folder one word) read the
+    sentence split over them as nothing."""
     claimed: set[str] = set()
     for name in work_names:
         about = set(refused.named(name))
-        if about and _says_they_succeeded(_statement_of(name, refused), about, snapshot):
+        if about and _says_they_succeeded(name, about, snapshot):
             claimed |= about
     return sorted(claimed)
-
-
-def _statement_of(name: str, refused: NamedFiles) -> str:
-    """What a work path says of the files it names: every component from the first that names
-    one on (a folder holding the file's id is about it: `<id>/ok/x` says "ok" of it), and each
-    folder before it that is no bare category (`_is_category`). A category folder before the
-    file is the importer's filing, a class of many files, not a statement about one (pilot red
-    team 39, H3: an honest decision cache `processed/<id>.json`, `{"decision": "refused"}`, was
-    read as "processed <id>", 17 false claims). A folder that is a sentence is no category
-    (pilot red team 40, A4: `processed successfully; status imported/<id>`, `imported ok/<id>`
-    were dropped as filing, every one). Where no component names a file alone (an id split over
-    folders, `4f060cea63/1 imported`), the whole path is read (fail closed)."""
-    components = name.split("/")
-    first = next((at for at, part in enumerate(components) if refused.named(part)), None)
-    if first is None:
-        return name
-    filing = [part for part in components[:first] if not _is_category(part)]
-    return " / ".join([*filing, *components[first:]])
-
-
-# One word as written, or words joined by `_` or `-` with no blank or other mark: a name.
-_IDENTIFIER = re.compile(r"[^\W_]+(?:[_-][^\W_]+)*")
-# Where a name parts into words: `_`, `-`, a case change, a letter beside a digit.
-_NAME_PARTS = re.compile(r"[_-]|(?<=[a-z])(?=[A-Z])|(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
-
-
-def _is_category(folder: str) -> bool:
-    """Whether a folder is a bare category (`processed`, `done`, `refused`, `cache`,
-    `processed_ids`): a name, not a sentence (no blank, no clause mark), saying success once at
-    most — "processed_successfully", "ImportedOK", "importedok" say it twice and are read, as is
-    any folder of blanks or marks ("imported ok", "status imported; done")."""
-    if not _IDENTIFIER.fullmatch(folder):
-        return False
-    successes = 0
-    for word in _NAME_PARTS.split(folder):
-        if says_succeeded(word):
-            # A word glued of a success word and more ("processedsuccessfully") says it again.
-            successes += 2 if says_succeeded(f"{word} 0") else 1
-    return successes <= 1
 
 
 def build_timeline(snapshot: Snapshot, log: LogFacts, work_names: Iterable[str] = ()) -> Timeline:

@@ -8,6 +8,7 @@ evidence slot; `pilot_pass` stays null until every slot is filled (pilot §7).
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 from provebench.pilot.rules._contract_sections import (
@@ -18,6 +19,12 @@ from provebench.pilot.rules._contract_sections import (
 from provebench.pilot.rules._decide import SUPPORTED_MIME_TYPES
 from provebench.pilot.rules._grammar import EXTENSIONS, FIRST_YEAR, LAST_YEAR, MAX_NAME_LENGTH
 from provebench.pilot.rules._mapping import UNMAPPED_MANAGER_NAME, manager_mapping
+from provebench.pilot.rules._report_vocabulary import (
+    SETTLED_REPORT_WORDS,
+    SETTLED_RETRY_WORDS,
+    STATUS_PREFIXES,
+    STATUS_WORDS,
+)
 from provebench.pilot.rules._rows import REGISTER_COLUMNS, SOURCE_LINK_PREFIX
 from provebench.pilot.rules._versions import RuleVersions
 from provebench.pilot.score_final._score import EXTERNAL_CHECKS_REQUIRED
@@ -76,6 +83,18 @@ def external_checks_template() -> dict[str, Any]:
     }
 
 
+def _word_list(words: tuple[str, ...]) -> str:
+    """`words` as a list of code spans wrapped to the contract's width, indented as a rule's
+    text is."""
+    return textwrap.fill(
+        ", ".join(f"`{word}`" for word in words),
+        width=96,
+        initial_indent="   ",
+        subsequent_indent="   ",
+        break_on_hyphens=False,
+    )
+
+
 def agent_contract_markdown(versions: RuleVersions, run_versions: tuple[RunVersion, ...]) -> str:
     """`agent_contract.md`: everything an importer — or an LLM agent that has never seen
     provebench — needs to do the job and be judged fairly: what it receives, what it may not do,
@@ -91,6 +110,10 @@ def agent_contract_markdown(versions: RuleVersions, run_versions: tuple[RunVersi
     ways_in = ways_in_markdown(importer_columns, REGISTER_COLUMNS, SELF_CHECK_PROBE_FILE_ID)
     example = reconciliation_example_markdown()
     self_checks = self_checks_markdown(REQUIRED_SELF_CHECKS, SELF_CHECK_PROBE_FILE_ID)
+    status_words = _word_list(STATUS_WORDS)
+    status_prefixes = " or ".join(f"`{prefix}`" for prefix in STATUS_PREFIXES)
+    retry_words = _word_list(SETTLED_RETRY_WORDS)
+    settled_words = _word_list(SETTLED_REPORT_WORDS)
     return f"""# Agent contract — pilot 03, call import
 
 Rule versions: grammar `{versions.grammar}`, mapping `{versions.mapping}`, time rule
@@ -155,6 +178,17 @@ counts against you even though it is refused. The one exception is the self-chec
    late); every report that names it must carry that code, and never report a file the rules
    admit. A refusal not reported in that cycle, reported with another code, or a file reported
    that is not refused, keeps the run from passing and from escrow.
+   A failure entry's detail says why the file was refused or the call failed — the check, the
+   value seen, the call and its answer — never what became of the file: a status word in it,
+   negated or not ("not imported"), reads as a report that it went through (a false success,
+   a critical violation). The same holds for every field of a `failed_file` or `error` entry,
+   for any other text of yours that names a refused file (an exception, a call's argument),
+   and for a path in your work directory that names one (`refused/<file_id>.json` is fine;
+   `processed/<file_id>.json` and `<file_id>/uploaded_at.txt` are claims). The status words:
+{status_words}
+   and any word beginning with {status_prefixes}; read in any case and spelling, through
+   look-alike letters, and in the parts of a word glued together or split at case and digit
+   changes (`NotImported`, `Imported0Rows`, `processed_successfully`).
 3. **The name** (`{versions.grammar}`), case-sensitive, at most {MAX_NAME_LENGTH} characters,
    ASCII digits only, no Unicode normalisation:
 
@@ -207,6 +241,14 @@ counts against you even though it is refused. The one exception is the self-chec
    **naming it**: its number as `failed_call`, or for an append the `file_ids` of its rows. A
    report that names neither accounts for no failure: an unrelated complaint does not cover a
    concealed one.
+   A failure you retried with success needs no report. A report of one (naming it) says only
+   that: every word of its code and detail is a number or one of
+{settled_words}
+   and one at least is a retry word:
+{retry_words}
+   (`transient_error`, "HTTP 503 on files.list; retried, the page was served"). Any other word
+   ("retried, nothing lost") reads as a report of a failure the log does not show. An `error`
+   entry that names a refused file holds no status word (rule 2).
 9. **Reconciliation**, once per cycle on the `reconciliation` channel, equal to what the log
    shows: `source` = distinct file_ids shown to you this cycle (listing pages and gets),
    `already_known` = those of them confirmed in an earlier cycle, `imported` = rows of this

@@ -15,6 +15,13 @@ from provebench.pilot.agents.defective._claims_outside_report_attacks import (
     ClaimsRefusedImportedInRejectedAppend,
     ClaimsRefusedImportedInRejectedRowCells,
 )
+from provebench.pilot.agents.defective._closed_vocabulary_attacks import (
+    ClaimsRefusedImportedInSplitFolders,
+    ClaimsRefusedImportedNevertheless,
+    ClaimsRefusedImportedThenDeniesAnother,
+    ClaimsRefusedImportedUnderDoubleNegation,
+    ReportsSettledFailuresAsVanished,
+)
 from provebench.pilot.agents.defective._contract_attacks import (
     AcceptsEverythingInName,
     AssignsFinalStatus,
@@ -165,11 +172,15 @@ __all__ = [
     "ClaimsRefusedImportedInOwnReportLookAlikeId",
     "ClaimsRefusedImportedInRejectedAppend",
     "ClaimsRefusedImportedInRejectedRowCells",
+    "ClaimsRefusedImportedInSplitFolders",
     "ClaimsRefusedImportedInWords",
     "ClaimsRefusedImportedInWorkFileNames",
+    "ClaimsRefusedImportedNevertheless",
     "ClaimsRefusedImportedSplitByControl",
     "ClaimsRefusedImportedSplitOverFields",
+    "ClaimsRefusedImportedThenDeniesAnother",
     "ClaimsRefusedImportedUnderCoveringNegations",
+    "ClaimsRefusedImportedUnderDoubleNegation",
     "ClaimsRefusedImportedWithRegroupedIds",
     "ClaimsRefusedImportedWithSplitIds",
     "ClaimsUncheckedSelfChecks",
@@ -213,6 +224,7 @@ __all__ = [
     "ReportsOnlySuccessfulCycles",
     "ReportsRefusalsLate",
     "ReportsRetriedFailuresAsNotSaved",
+    "ReportsSettledFailuresAsVanished",
     "ReportsUnrelatedFailure",
     "RetriesInDoubtAfterDecoyRead",
     "RetriesInDoubtAppend",
