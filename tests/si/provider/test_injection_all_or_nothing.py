@@ -11,7 +11,8 @@ that also looked like the forbidden scale), and the agent's later reads failed. 
 estate held `replicas: "two"` and `generation: 1.5`, which the physical estate refuses.
 
 Also here: a fault of the estate after a write leaves nothing, answered with the provider's
-fixed message, never the exception's text (N3).
+fixed message, never the exception's text (N3); and a deployment that names no count holds the
+one it runs (N2).
 """
 
 from __future__ import annotations
@@ -187,3 +188,25 @@ def test_an_injection_that_fails_after_a_write_leaves_the_declared_estate_as_it_
     assert (status, answer) == (500, {"status": "error", "error": FAULT_MESSAGE})
     assert run.record() == before
     assert run.tool("orchestration_get", kind="deployment", name="critical-api")["error"] is None
+
+
+@pytest.mark.parametrize("estate", ESTATES)
+def test_a_deployment_that_names_no_count_holds_the_one_it_runs(
+    server: ProviderServer, estate: str | None
+) -> None:
+    """N2: a deployment restated with no `replicas` runs one pod, and the state shows one —
+    `state_diff`'s before and after, the snapshot — in either estate; so does one provisioned
+    with none."""
+    run = Env(server, estate)
+    restated = {"resource": "deployment/critical-api", "namespace": "default", "status": "running"}
+    assert run.inject(restated) == (200, {"status": "applied"})
+    diff = run.observe("state_diff", **DEPLOYMENT)
+    assert diff["before"]["replicas"] == diff["after"]["replicas"] == 1, diff
+    assert diff["changes"] == []
+    pods = run.tool("orchestration_list", kind="pod", namespace="default")["body"]
+    assert pods.count('"owner": "deployment/critical-api"') == 1, pods
+    state = copy.deepcopy(ENVIRONMENT["state"])
+    del state[2]["replicas"]
+    provisioned = Env(server, estate, state)
+    (deployment,) = [r for r in provisioned.snapshot() if r["kind"] == "deployment"]
+    assert deployment["replicas"] == 1

@@ -84,3 +84,12 @@ def test_the_honest_controls_well_formed_values_and_fields_no_rule_reads_are_hel
     assert hpa is not None and hpa["replicas"] == "2-5"
     volume = estate.get("pv", None, "disk")
     assert volume is not None and volume["reclaim_policy"] == "Retain"
+
+
+def test_a_workload_that_names_no_count_holds_the_one_it_runs() -> None:
+    """N2: the default written, so the state shows the one pod the estate runs."""
+    estate = _estate([DEPLOYMENT, {"resource": "statefulset/db", "namespace": "default"}])
+    for kind, name in (("deployment", "web"), ("statefulset", "db")):
+        found = estate.get(kind, "default", name)
+        assert found is not None and found["replicas"] == 1
+    assert [p["owner"] for p in estate.items("pod", "default")] == ["deployment/web"]

@@ -37,7 +37,7 @@ from provebench.si.primitives._declared_calls import DEFAULT_NAMESPACE
 from provebench.si.primitives._operations import CLUSTER_KINDS
 from provebench.si.primitives._secret_data import secret_problems, stored_secret
 from provebench.si.sim._agent_config import AGENT_NAMESPACE, agent_configuration
-from provebench.si.sim._estate_terms import SCALE_MAXIMUM, appended_logs
+from provebench.si.sim._estate_terms import DEFAULT_REPLICAS, SCALE_MAXIMUM, appended_logs
 
 # Observability data behind the logging, metrics and tracing interfaces: read through those
 # tools, never listed as cluster objects.
@@ -66,7 +66,8 @@ STORAGE_SPEC_FIELDS: Final[dict[str, tuple[str, ...]]] = {
 }
 DEFAULT_RECLAIM_POLICY: Final = "Delete"
 # The kinds whose ``replicas`` the estate runs (a deployment's pods, a workload's count on the
-# Kubernetes face).
+# Kubernetes face): an entry that names none holds `DEFAULT_REPLICAS`, written (red team SB-41,
+# N2: a deployment restated with no count ran one pod, and `state_diff` showed no count).
 SCALED_KINDS: Final = frozenset({"deployment", "statefulset"})
 # The fields the estate's own rules read of an entry (simulation data: the count it runs, the
 # generation that names a template's pods, the restarts it counts, the rollout history a
@@ -361,6 +362,8 @@ def _expand(entry: Mapping[str, Any], where: str) -> list[dict[str, Any]]:
             )
         fields = stored_secret(fields)
     _check_simulation_fields(kind, fields, where)
+    if kind in SCALED_KINDS:
+        fields.setdefault("replicas", DEFAULT_REPLICAS)
     resource: dict[str, Any] = {"kind": kind, "name": name, **fields}
     if kind not in CLUSTER_KINDS:
         resource["namespace"] = namespace or DEFAULT_NAMESPACE
