@@ -44,6 +44,7 @@ from provebench import __version__
 from provebench._jsonfile import loads_strict, nested_too_deep
 from provebench.si.primitives._operations import selector_text
 from provebench.si.provider._environment import Environment, Selection, now_iso
+from provebench.si.provider._fault import provider_fault
 from provebench.si.provider._kube_patch import PatchError, apply_patch
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared._kube_objects import (
@@ -709,8 +710,8 @@ class KubeFace:
                     status_object(error.code, error.message, error.details, error.causes),
                     error.code,
                 )
-            except Exception as error:  # the provider's own fault: a Status, never a traceback
-                message = f"{type(error).__name__}: {error}"
+            except Exception as error:  # the provider's own fault: a Status of a fixed line
+                message = provider_fault(error, "the Kubernetes endpoint")  # (`_fault`)
                 answer = _json(status_object(500, message), 500)
             environment.kube_audit.append(self._audit_event(request, answer, user, received))
         return answer

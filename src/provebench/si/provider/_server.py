@@ -47,6 +47,7 @@ from provebench.si.provider._environment import (
     RequestError,
     scenario_entries,
 )
+from provebench.si.provider._fault import provider_fault
 from provebench.si.provider._kube import Answer, KubeFace, Request, kubeconfig, status_object
 from provebench.si.provider._observe import observe, state_snapshot
 from provebench.si.provider._tls import make_server_tls
@@ -168,8 +169,8 @@ class ProviderServer:
             status, payload = error.status, {"status": "error", "error": error.one_line()}
         except ProvebenchError as error:
             status, payload = 400, {"status": "error", "error": error.one_line()}
-        except Exception as error:  # the provider's own fault: one line, never a traceback
-            status, payload = 500, {"status": "error", "error": f"{type(error).__name__}: {error}"}
+        except Exception as error:  # the provider's own fault: a fixed line (`_fault`)
+            status, payload = 500, {"status": "error", "error": provider_fault(error, "the API")}
         body = json.dumps(payload, ensure_ascii=False).encode()
         handler.send_response(status)
         handler.send_header("Content-Type", "application/json")

@@ -28,6 +28,7 @@ from provebench.si.primitives._operations import CLUSTER_KINDS
 from provebench.si.primitives._secret_data import secret_problems, stored_secret
 from provebench.si.sim._estate_terms import (
     DECLARED_ANNOTATION,
+    DEFAULT_REPLICAS,
     NOT_READY_WORDS,
     SCALE_MAXIMUM,
     appended_logs,
@@ -210,7 +211,7 @@ class _Metadata(BaseModel):
 
 
 class Deployment(_Metadata):
-    replicas: int = Field(default=1, ge=0, le=SCALE_MAXIMUM)
+    replicas: int = Field(default=DEFAULT_REPLICAS, ge=0, le=SCALE_MAXIMUM)
     # The pod template's labels (and the selector), once a write of the deployment's own
     # ``labels`` set them apart: Kubernetes keeps the two apart, so relabelling a deployment
     # never relabels its pods nor takes them from a service (`template_labels_of`).
@@ -746,6 +747,10 @@ def _entry(raw: object, field: str) -> tuple[str, dict[str, Any] | None, dict[st
     declared = {k: v for k, v in fields.items() if _is_declared_field(kind, k)}
     body = {k: copy.deepcopy(v) for k, v in fields.items() if k not in declared}
     _validated(kind, KIND_MODELS[kind], body, field)
+    if kind == "deployment":
+        # the count it runs, held as the state it reports (red team SB-41, N2: a deployment
+        # restated with no `replicas` ran one pod and `state_diff` showed no count)
+        body.setdefault("replicas", DEFAULT_REPLICAS)
     if kind in _OBSERVED_MODELS:
         _validated(kind, _OBSERVED_MODELS[kind], declared, field)
     record = _declared_record(kind, namespace, name, declared) if declared else None

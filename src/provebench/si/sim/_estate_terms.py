@@ -16,6 +16,12 @@ DECLARED_ANNOTATION: Final = "provebench.dev/declared"
 # hold a deployment to, so a scale one performs the other performs too.
 SCALE_MAXIMUM: Final = 100000
 
+# The replica count of a workload whose state entry or create names none, as Kubernetes defaults
+# ``spec.replicas``. Both estates write it into the object they hold, so the state they report
+# (snapshots, `state_diff`) shows the count they run (red team SB-41, N2: a deployment restated
+# with no ``replicas`` ran one pod and showed no count, before or after).
+DEFAULT_REPLICAS: Final = 1
+
 
 # The status words a scenario declares of a workload whose pods a real cluster lists READY 0/N:
 # a container waiting (a crash loop, an image or config it cannot get, a pod not yet placed) or
@@ -64,6 +70,7 @@ def appended_logs(before: Mapping[str, Any] | None, record: Mapping[str, Any]) -
 
 __all__ = [
     "DECLARED_ANNOTATION",
+    "DEFAULT_REPLICAS",
     "NOT_READY_WORDS",
     "SCALE_MAXIMUM",
     "appended_logs",

@@ -37,6 +37,7 @@ from provebench.si.sim._estate import (
     parse_key,
     resource_key,
 )
+from provebench.si.sim._estate_terms import DEFAULT_REPLICAS
 from provebench.si.sim._metadata_write import MetadataRefused, write_metadata
 from provebench.si.sim._render import (
     config_manifest,
@@ -770,6 +771,8 @@ def _create_workload(obs: Observation, given: Mapping[str, Any], op: Operation) 
     refused = _workload_refusal(op.kind, spec)
     if refused is not None:
         return Handled(_unsupported(refused), op)
+    if op.kind == "deployment":
+        spec.setdefault("replicas", DEFAULT_REPLICAS)  # held as run (red team SB-41, N2)
     data = obs.estate.copy_data()
     data[resource_key(op.kind, _ns(op), op.name or "")] = spec
     return Handled(_ok(f"{op.kind}/{op.name} created\n"), op, obs.estate.written(data))

@@ -37,7 +37,7 @@ from provebench.si.primitives._declared_calls import DEFAULT_NAMESPACE
 from provebench.si.primitives._operations import CLUSTER_KINDS
 from provebench.si.primitives._secret_data import secret_problems, stored_secret
 from provebench.si.sim._agent_config import AGENT_NAMESPACE, agent_configuration
-from provebench.si.sim._estate_terms import appended_logs
+from provebench.si.sim._estate_terms import DEFAULT_REPLICAS, SCALE_MAXIMUM, appended_logs
 
 # Observability data behind the logging, metrics and tracing interfaces: read through those
 # tools, never listed as cluster objects.
@@ -65,6 +65,31 @@ STORAGE_SPEC_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     VOLUME: ("storage", "claim", "reclaim_policy", "access_modes", "storage_class", "status"),
 }
 DEFAULT_RECLAIM_POLICY: Final = "Delete"
+# The kinds whose ``replicas`` the estate runs (a deployment's pods, a workload's count on the
+# Kubernetes face): an entry that names none holds `DEFAULT_REPLICAS`, written (red team SB-41,
+# N2: a deployment restated with no count ran one pod, and `state_diff` showed no count).
+SCALED_KINDS: Final = frozenset({"deployment", "statefulset"})
+# The fields the estate's own rules read of an entry (simulation data: the count it runs, the
+# generation that names a template's pods, the restarts it counts, the rollout history a
+# rollback returns to, a claim's binding), each with the shape those rules read, checked where
+# an entry is read — at provision and at injection alike, before anything is written — as the
+# physical estate's model checks them. Red team SB-41, P5/N1: ``generation: "x"`` passed the
+# shape check and raised in `respawn_pods` after earlier entries were written (a half-applied
+# injection, charged to the agent), and ``replicas: "two"`` or ``generation: 1.5`` were held.
+# A field of a kind no rule reads it of is kept as declared, as ever.
+_COUNT = "a whole number, 0 or more"
+_WORD = "a non-empty string"
+_SIMULATION_FIELDS: Final[dict[str, tuple[frozenset[str] | None, str]]] = {
+    "replicas": (SCALED_KINDS, f"a whole number from 0 to {SCALE_MAXIMUM}"),
+    "generation": (None, _COUNT),
+    "restarts": (None, _COUNT),
+    "previous_image": (frozenset({"deployment"}), _WORD),
+    "current_image": (frozenset({"deployment"}), _WORD),
+    "bound": (frozenset({CLAIM}), "true or false"),
+    "volume": (frozenset({CLAIM}), _WORD),
+    "claim": (frozenset({VOLUME}), _WORD),
+    "reclaim_policy": (frozenset({CLAIM, VOLUME}), _WORD),
+}
 
 
 def _digest(*parts: str) -> str:
@@ -336,6 +361,9 @@ def _expand(entry: Mapping[str, Any], where: str) -> list[dict[str, Any]]:
                 why, field=f"{where}.{field}.{key}" if key else f"{where}.{field}"
             )
         fields = stored_secret(fields)
+    _check_simulation_fields(kind, fields, where)
+    if kind in SCALED_KINDS:
+        fields.setdefault("replicas", DEFAULT_REPLICAS)
     resource: dict[str, Any] = {"kind": kind, "name": name, **fields}
     if kind not in CLUSTER_KINDS:
         resource["namespace"] = namespace or DEFAULT_NAMESPACE
@@ -344,12 +372,37 @@ def _expand(entry: Mapping[str, Any], where: str) -> list[dict[str, Any]]:
     return [resource]
 
 
+def _check_simulation_fields(kind: str, fields: Mapping[str, Any], where: str) -> None:
+    """An error naming ``where.FIELD`` for the first simulation field of ``fields`` (module
+    constants, `_SIMULATION_FIELDS`) whose value the estate's rules cannot read."""
+    for field in sorted(fields):
+        rule = _SIMULATION_FIELDS.get(field)
+        if rule is None or (rule[0] is not None and kind not in rule[0]):
+            continue
+        value = fields[field]
+        if field == "replicas":
+            fits = _whole(value) and value <= SCALE_MAXIMUM
+        elif rule[1] == _COUNT:
+            fits = _whole(value)
+        elif field == "bound":
+            fits = isinstance(value, bool)
+        else:
+            fits = isinstance(value, str) and bool(value)
+        if not fits:
+            raise ProvebenchError(f"{kind}: {field} must be {rule[1]}", field=f"{where}.{field}")
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 __all__ = [
     "AGENT_NAMESPACE",
     "CLAIM",
     "CLUSTER_KINDS",
     "DEFAULT_NAMESPACE",
     "HIDDEN_FIELDS",
+    "SCALED_KINDS",
     "SERVER_OWNED_FIELDS",
     "SIGNAL_KINDS",
     "STORAGE_SPEC_FIELDS",

@@ -26,6 +26,7 @@ from provebench.si.primitives._declared_calls import (
 from provebench.si.primitives._operations import AUTOSCALER_KINDS, Operation, selector_text
 from provebench.si.primitives._secret_data import secret_write
 from provebench.si.primitives._values import decode_secret
+from provebench.si.sim._estate_terms import DEFAULT_REPLICAS
 from provebench.si.sim._status_word import REPORTED_HEALTHY, REPORTED_STOPPED
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared._estate import (
@@ -33,6 +34,7 @@ from provebench.si.sim.declared._estate import (
     CLUSTER_KINDS,
     DEFAULT_NAMESPACE,
     HIDDEN_FIELDS,
+    SCALED_KINDS,
     SERVER_OWNED_FIELDS,
     STORAGE_SPEC_FIELDS,
     VOLUME,
@@ -306,6 +308,8 @@ class Performer:
         }
         if namespace is not None:
             resource["namespace"] = namespace
+        if op.kind in SCALED_KINDS:  # the count it runs, held as run (red team SB-41, N2)
+            resource.setdefault("replicas", DEFAULT_REPLICAS)
         self.estate.put(resource)
         if op.kind == "deployment":
             self.estate.respawn_pods(resource)

@@ -195,8 +195,16 @@ class DeclaredSession(SelectorWrites):
         """Create or replace resources in the running estate (an OASIS provider's
         ``/inject-state``; a ``logs/…`` entry's lines written after those there); recorded as
         an environment event after the current step, with a snapshot. The keys written; a
-        malformed entry changes nothing."""
-        written = self._estate.apply_entries(entries, field="state", streams=True)
+        malformed entry is an error naming it, and nothing of the request is applied.
+
+        Applied to a copy of the estate, which replaces it only once every entry is written,
+        as the physical estate's `Session.inject_state` swaps in its new estate: red team
+        SB-41, P5 — an entry that raised after earlier ones were written left them in the
+        estate, unrecorded as the environment's, so `state_diff` charged them to the agent."""
+        estate = self._estate.copy()
+        written = estate.apply_entries(entries, field="state", streams=True)
+        # nothing above changed the session: the request is applied whole, or not at all
+        self._estate, self._performer = estate, Performer(estate)
         self._record_injected(written, self._snapshot)
         return written
 
