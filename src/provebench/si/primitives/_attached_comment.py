@@ -168,11 +168,17 @@ def _disowning_words(comment: str, names: SceneNames, factor: Collection[str]) -
     )
 
 
+# how far back a comment's statement is read for the objects it names (`neutral_naming`): a
+# bounded window keeps the reading linear in the answer
+_BEFORE = 600
+
+
 def _vouched(
     comment: str,
     names: SceneNames,
     factor: Collection[str],
     deviation: RemedyDeviation = None,
+    before: str = "",
 ) -> bool:
     """Whether an attached comment is recognisably neutral or supportive: it names something of
     the system (a locus: an identifier or an object of the scenario — a token of an identifier's
@@ -203,7 +209,7 @@ def _vouched(
         # a name makes a comment a locus, not its words neutral: it commits only in a
         # known-neutral shape ("— X never starts."; not "— spurious, per X.", "— X objects.";
         # SI red team 40, H2)
-        return neutral_naming(comment, names)
+        return neutral_naming(comment, names, before)
     if _CITED.search(comment):
         return True
     if not words or " ".join(words) in _AFFIRMING_ASIDES or _checked(comment):
@@ -354,7 +360,7 @@ def _marker(
     body = raw.strip()
     ellipsis = _ELLIPSIS.search(body)
     comment = None if ellipsis is None else ellipsis.group("comment")
-    if comment is not None and not _vouched(comment, names, factor, deviation):
+    if comment is not None and not _vouched(comment, names, factor, deviation, raw):
         return body
     if _RETRACTION.search(body) is not None:
         return body
@@ -391,10 +397,11 @@ def _attached_tail(
     tail = raw.rstrip().rstrip(".!?;").rstrip()
     for boundary in _BOUNDARY.finditer(tail):
         comment = _comment_at(tail, boundary, boundary.group("joint") is None, names)
-        if (comment is not None and not _vouched(comment, names, factor, deviation)) or (
+        before = text[max(0, stated + boundary.start() - _BEFORE) : stated + boundary.start()]
+        if (comment is not None and not _vouched(comment, names, factor, deviation, before)) or (
             # a comment naming an object is read whatever it opens on ("; misleading per X",
             # ", which X questions"; SI red team 40, H2)
-            comment is None and _unvouched_naming(tail[boundary.end() :], boundary, names)
+            comment is None and _unvouched_naming(tail[boundary.end() :], boundary, names, before)
         ):
             detail = f"the attached comment {tail[boundary.start() :].strip()!r}"
             return Unplain("attached", stated + boundary.start(), sentence.end, detail)
@@ -415,7 +422,10 @@ def _attached_asides(
         if match.group(1) is None:
             continue  # square brackets: a tag or a link, `_asides`'s
         inside = match.group(1).strip()
-        if len(_words(inside)) <= _ASIDE_WORDS or _vouched(inside, names, factor, deviation):
+        before = text[max(0, match.start() - _BEFORE) : match.start()]
+        if len(_words(inside)) <= _ASIDE_WORDS or _vouched(
+            inside, names, factor, deviation, before
+        ):
             continue
         found.append(
             Unplain(
@@ -476,7 +486,9 @@ def attached_comments(
         stated = _statement_end(text, sentence, phrase_spans, names)
         tail = _attached_tail(text, sentence, stated, names, factor, deviation)
         if tail is None:
-            tail = _hedge_before(text, sentence, (stating[sentence.index], stated), names, factor)
+            tail = _hedge_before(
+                text, sentence, (stating[sentence.index], stated), names, factor, deviation
+            )
         if tail is not None:
             found.append(tail)
     return found
@@ -486,7 +498,14 @@ def attached_comments(
 _COMMENT_JOINT = lazy_pattern(r"\s*(?:which|whereupon)\b", re.IGNORECASE)
 
 
-def _unvouched_naming(rest: str, boundary: re.Match[str], names: SceneNames) -> bool:
+def _unvouched_naming(
+    rest: str,
+    boundary: re.Match[str],
+    names: SceneNames,
+    before: str = "",
+    factor: Collection[str] = (),
+    deviation: RemedyDeviation = None,
+) -> bool:
     """Whether the comment a dash, a semicolon or ", which" opens (`rest`, to the sentence's
     end) names an object in no known-neutral shape (`_neutral_comment`): a name inside it moves
     the statement's end past it, so it is read here (SI red team 40, H2: "— spurious, per X.",
@@ -499,7 +518,11 @@ def _unvouched_naming(rest: str, boundary: re.Match[str], names: SceneNames) -> 
     said = rest.rstrip().rstrip(".!?").rstrip()
     if _checked(said):
         return False  # "— not a guess: I read X.": the agent's check
-    return _names_something(said, names) and not neutral_naming(said, names)
+    if factor and is_remedy(said, factor, names_in(names.identifiers), deviation):
+        # a plain remedy of the factor that gives no injected value back ("; add it to R and
+        # restart S"): the remedy reader's, read as `_vouched` reads it
+        return False
+    return _names_something(said, names) and not neutral_naming(said, names, before)
 
 
 def _hedge_before(
@@ -508,6 +531,7 @@ def _hedge_before(
     span: tuple[int, int],
     names: SceneNames,
     factor: Collection[str],
+    deviation: RemedyDeviation = None,
 ) -> Unplain | None:
     """A hedge set off after the factor's first mention and before the statement's end: a name
     inside the hedge ("…, could be another service than notification-service.", "— might not be
@@ -530,7 +554,14 @@ def _hedge_before(
             _hedge(comment)
             or (dashed and _MODAL.intersection(_words(comment)))
             or _disowning_words(comment, names, factor)
-            or _unvouched_naming(text[boundary.end() : sentence.end], boundary, names)
+            or _unvouched_naming(
+                text[boundary.end() : sentence.end],
+                boundary,
+                names,
+                text[max(0, boundary.start() - _BEFORE) : boundary.start()],
+                factor,
+                deviation,
+            )
         ):
             detail = f"the attached comment {text[boundary.start() : sentence.end]!r}"
             return Unplain("attached", boundary.start(), sentence.end, detail)

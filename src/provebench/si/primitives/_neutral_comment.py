@@ -14,6 +14,15 @@ aside, is of the known-neutral vocabulary below — an object with a verb of sta
 Y.", "— X is healthy."), a bare object ("(configmap/smtp-config)", "(see payments-api)"), a
 quantity ("— 3 restarts of X in 5 minutes.") or a quotation. Any other word withholds the band
 (fail closed): a verdict spelt in a word the vocabulary does not hold is not read as neutral.
+
+Round 41 (docs/si-scoring.md §11, "Round 41: comments read, …"; SI red team 41, A1, A7, A9,
+A10): the vocabulary held words that, put together, deny the finding ("— SMTP_PORT is not
+missing."), endorse a decoy ("— report-renderer is the outage.") or give a remedy no remedy
+reader read ("— set INVENTORY_PORT to 8081."), and quotations were dropped before the words
+were read (`— SMTP_PORT "is a red herring".`). What a comment may say now depends on what it
+names: a key only restates its deviation; objects may be said to be in a state or not, judged
+only where the statement does not name them, and changed only where it does. A quotation is
+what was read only after a verb of reading or an evidence noun; elsewhere its words are read.
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from __future__ import annotations
 import re
 
 from provebench._lazy_pattern import lazy_pattern
-from provebench.si.primitives._comment_disowning import unquoted
+from provebench.si.primitives._scenario_objects import fold_name
 from provebench.si.primitives._scene_names import SceneNames, split_shape
 
 # a token as written (letters and digits joined by _ . / : or -), the unit a name is
@@ -41,7 +50,13 @@ _CONSEQUENCE = lazy_pattern(
 )
 # the words a neutral comment on an object is made of: function words, verbs of state and of
 # reading (never of saying: "X says no" puts a verdict in the object's mouth), the parts of the
-# system and the states Kubernetes reports of them
+# system and the states Kubernetes reports of them. Not among them (SI red team 41, A1, A7, A9,
+# A10): a negator, the deviation's own words and their opposites ("missing", "present",
+# "unset"), a verdict ("fine", "correct", "irrelevant"), a cause ("cause", "failure",
+# "outage", "alert", "explains", "breaks", "why") or a verb of change ("set", "add", "restore",
+# "restart", "scale", "should", "must", "need"): put together they deny the finding ("—
+# SMTP_PORT is not missing."), endorse a decoy ("— report-renderer is the outage.") or give a
+# remedy no remedy reader reads ("— set INVENTORY_PORT to 8081.")
 NEUTRAL_WORDS = frozenset(
     {
         # function words
@@ -52,31 +67,24 @@ NEUTRAL_WORDS = frozenset(
         "either", "neither", "nor", "than", "which", "who", "where", "up", "down", "out", "off",
         # verbs of state and of reading
         "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "does", "do",
-        "did", "can", "cannot", "can't", "won't", "doesn't", "isn't", "aren't", "wasn't",
-        "didn't", "not", "never", "no", "reads", "read", "reading", "runs", "run", "running",
-        "starts", "start", "started", "starting", "restarts", "restart", "restarted",
+        "did", "can", "reads", "read", "reading", "runs", "run", "running",
+        "starts", "start", "started", "starting", "restarts", "restarted",
         "restarting", "crashes", "crash", "crashed", "crashing", "fails", "fail", "failed",
         "failing", "waits", "wait", "waiting", "listens", "listen", "listening", "holds", "hold",
         "uses", "use", "used", "expects", "expect", "expected", "mounts", "mount", "mounted",
         "references", "reference", "referenced", "points", "point", "connects", "connect",
         "depends", "depend", "shows", "show", "shown", "showed", "lists", "listed", "logs",
-        "logged", "returns", "returned", "serves", "served", "sets", "set", "lacks", "lack",
+        "logged", "returns", "returned", "serves", "served", "lacks", "lack",
         "misses", "keeps", "stays", "remains", "rejects", "rejected", "refuses", "refused",
         "loads", "loaded", "exits", "exited", "reaches", "reach", "calls", "call", "owns",
-        "scaled", "scale", "stopped", "ready", "healthy", "unhealthy", "unaffected", "fine",
-        "ok", "okay", "affected", "available", "unavailable", "pending", "missing", "absent",
-        "present", "unset", "empty", "wrong", "correct", "live", "current", "deployed",
+        "scaled", "stopped", "ready", "pending", "live", "current", "deployed",
         "reachable", "unreachable", "killed", "evicted", "backoff", "loop", "replica",
         "replicas", "zero", "twice", "times", "seconds", "minutes", "minute", "second",
         "hours", "exit", "code", "connection", "timeout", "timed",
-        "endpoint", "endpoints", "cause", "red", "herring", "decoy", "recovers", "recover",
+        "endpoint", "endpoints", "recovers", "recover",
         "recovered", "recovering", "works", "work", "working", "comes", "come", "back",
-        "unexpected", "extra", "means", "why", "how",
-        "explains", "explain", "contains", "contain", "defined", "define", "defines",
-        "required", "requires", "require", "needs", "need", "needed", "such", "should", "must",
-        "add", "adds", "restore", "restores", "map", "ref", "irrelevant", "unrelated",
-        "involved", "fault", "failure", "error", "errors", "outage", "symptom", "alert", "alerts",
-        "affects", "breaks", "broken", "because", "result", "consequence", "loops", "will",
+        "unexpected", "extra", "contains", "contain", "defined", "define", "defines", "map",
+        "ref", "loops",
         # the parts of the system and where the evidence is read
         "pod", "pods", "container", "containers", "key", "keys", "value", "values", "entry",
         "variable", "variables", "setting", "field", "port", "config", "configuration",
@@ -87,6 +95,84 @@ NEUTRAL_WORDS = frozenset(
         "statefulset", "daemonset", "job", "probe", "readiness", "liveness", "cluster",
     }
 )  # fmt: skip
+# a comment on an object of the system that names no key of the scenario may also say the
+# object is not in a state ("— payments-api never starts.", "— X cannot reach Y."), what follows
+# from the finding ("…, which explains the crashes of X", "; X needs it", "— X will start"); a
+# negation of the factor's own key is its polarity turned round ("— SMTP_PORT is not
+# missing.", "— notification-service never reads SMTP_PORT."; SI red team 41, A1)
+_OBJECT_NEGATORS = frozenset(
+    {
+        "not", "never", "no", "cannot", "can't", "won't", "doesn't", "isn't", "aren't",
+        "wasn't", "didn't", "will", "would", "explains", "explain", "because", "result",
+        "consequence", "error", "errors", "needs", "need", "needed", "required", "requires",
+        "require",
+    }
+)  # fmt: skip
+# ... and a change made to the statement's own objects ("; add it to smtp-config and restart
+# notification-service"), never to another ("— restart report-renderer.", "— scale
+# report-renderer to zero."; SI red team 41, A10)
+_CHANGE_VERBS = frozenset({"add", "adds", "restart", "restore", "redeploy", "re"})
+_BEFORE_OBJECT = frozenset(
+    {"the", "deployment", "configmap", "secret", "pod", "pods", "service", "statefulset", "add"}
+)
+# ... and, where it names no object the statement names ("— smtp-config is fine." denies the
+# finding), a verdict on the object's state ("— cart-cache is
+# healthy.", "(ledger-exporter is unaffected)", "; report-renderer is irrelevant")
+_STATE_VERDICTS = frozenset(
+    {
+        "healthy", "unhealthy", "unaffected", "affected", "fine", "ok", "okay", "irrelevant",
+        "unrelated", "involved",
+    }
+)  # fmt: skip
+# a comment on a key may restate its deviation ("— SMTP_PORT was missing from R.", "; K is
+# absent"), never its opposite ("present", "set", "correct", "fine")
+_DEVIATION_WORDS = frozenset(
+    {"missing", "absent", "wrong", "undefined", "removed", "deleted", "lacking"}
+)
+# the absence affirmed in a negation ("…, is not defined in smtp-config"): the deviation's
+# own phrase, not a denial of it
+_ABSENCE_AFFIRMED = lazy_pattern(
+    r"\b(?:is|are|was|were)\s+(?:not|never)\s+(?:defined|set|present|found|listed|there)\b",
+    re.IGNORECASE,
+)
+# a contrast with another object, whole: "(not SMTP_HOST)", "— not cart-cache"
+_CONTRAST = lazy_pattern(
+    r"\A\s*(?:and\s+|but\s+)?not\s+(?:the\s+)?(?P<other>\S+)\s*\Z", re.IGNORECASE
+)
+# the one verdict of a state kept for an object, as a phrase: "— payments-api runs fine."
+_RUNS_FINE = lazy_pattern(r"\b(?:runs|run|running|works|working)\s+fine\b", re.IGNORECASE)
+# a decoy ruled out, whole: "— ledger-exporter is not the cause.", "— X is a red herring."
+# (its subject names no identifier of the scenario: the factor's key is never ruled out here)
+_DECOY_RULED_OUT = lazy_pattern(
+    r"\A\s*(?:the\s+)?(?P<subject>[^\W_][\w./:-]*)\s+(?:is|was)\s+(?:just\s+|only\s+)?"
+    r"(?:not\s+(?:the\s+|a\s+)?(?:root\s+|real\s+|actual\s+)?cause|an?\s+red\s+herring|"
+    r"a\s+decoy|not\s+involved)\s*\Z",
+    re.IGNORECASE,
+)
+# a quotation is what was read only after a verb of reading or an evidence noun ("— X logs
+# "SMTP_PORT not set"", "(error: `connection refused`)"); anywhere else it is the agent's own
+# words, read as the comment's (SI red team 41, A9: `— SMTP_PORT "is a red herring".`,
+# `— report-renderer is "the cause".`)
+_QUOTED = lazy_pattern(r"`[^`]*`|\"[^\"]*\"|“[^”]*”")
+_READ_BEFORE = lazy_pattern(
+    r"\b(?:logs|logged|log|shows|showed|shown|reports|reported|returns|returned|prints|"
+    r"printed|outputs|reads|error|errors|message|messages|event|events|reason|status|with|"
+    r"output|see|per|via|run|ran|command)\s*:?\s*\Z",
+    re.IGNORECASE,
+)
+
+
+def _read_quotations(comment: str) -> str:
+    """`comment` with the quotations of what was read blanked and every other quotation's
+    words kept as the agent's."""
+
+    def _blank(match: re.Match[str]) -> str:
+        before = comment[max(0, match.start() - 40) : match.start()]
+        if _READ_BEFORE.search(before) is not None:
+            return " "
+        return " " + match.group()[1:-1] + " "
+
+    return _QUOTED.sub(_blank, comment)
 
 
 def _rest_of_token(token: str, names: SceneNames) -> str:
@@ -105,20 +191,87 @@ def _rest_of_token(token: str, names: SceneNames) -> str:
     return token
 
 
-def neutral_naming(comment: str, names: SceneNames) -> bool:
-    """Whether a comment that names an object is, its names, numbers and quotations aside,
-    made only of `NEUTRAL_WORDS` (the module docstring)."""
+# the fix's outcome, a condition on the factor put back ("; once it is present again, X
+# recovers"): read as the consequence it opens
+_PUT_BACK = lazy_pattern(
+    r"\b(?:once|when|after|as\s+soon\s+as)\s+(?:it|the\s+key|the\s+value|\S+)\s+(?:is|has\s+been)\s+"
+    r"(?:present|back|restored|re-?added|added|set|correct|right|fixed)(?:\s+again)?\b",
+    re.IGNORECASE,
+)
+
+
+def neutral_naming(comment: str, names: SceneNames, before: str = "") -> bool:
+    """Whether a comment that names an object is, its names and numbers aside, made only of
+    `NEUTRAL_WORDS` (the module docstring); a comment naming no key of the scenario may negate
+    a state or say what follows (`_OBJECT_NEGATORS`), judge the state of an object the text
+    `before` it does not name (`_STATE_VERDICTS`) or rule a decoy out whole
+    (`_DECOY_RULED_OUT`); one naming a key may restate its deviation (`_DEVIATION_WORDS`)."""
     # a mistake denied is no verdict ("; it was not scaled down by mistake or by X")
-    said = _DENIED_MISTAKE.sub(r" not \g<between> ", unquoted(comment))
+    said = _DENIED_MISTAKE.sub(r" not \g<between> ", _read_quotations(comment))
+    said = _PUT_BACK.sub(" once ", said)
     opener = _CONSEQUENCE.match(said)
     if opener is not None:
         said = said[opener.end() :]
-    for token in _TOKEN.findall(said):
+        if not _WORD.search(_words_of(said, names)):
+            # "— and report-renderer.": an object added to the finding, no consequence (SI red
+            # team 41, A7)
+            return False
+    # a key of the scenario (an identifier no object could be called: an object's name is
+    # lower case, DNS-1123, with no "_"; a key is "SMTP_PORT", "configMapKeyRef"): the factor's
+    # own or another's, whose polarity a negation turns round
+    keyed = any(
+        identifier.casefold() in said.casefold()
+        and ("_" in identifier or identifier != identifier.lower())
+        for identifier in names.identifiers
+    )
+    bare = said.rstrip().rstrip(".!?").rstrip()
+    decoy = _DECOY_RULED_OUT.match(bare)
+    if decoy is not None and not keyed:
+        return names.names_whole(decoy.group("subject").rstrip(".,;:"))
+    contrast = _CONTRAST.match(bare)
+    if contrast is not None:
+        return names.names_whole(contrast.group("other").rstrip(".,;:)"))
+    stated = _stated(before, names)
+    if keyed:
+        words = NEUTRAL_WORDS | _DEVIATION_WORDS
+        said = _ABSENCE_AFFIRMED.sub(" is missing ", said)
+    else:
+        words = NEUTRAL_WORDS | _OBJECT_NEGATORS | _STATE_VERDICTS | _CHANGE_VERBS
+    subject = ""  # the last name read: a verdict on the state is said of it
+    changing = False  # a verb of change read: the next name is what it changes
+    for token in _TOKEN.findall(_RUNS_FINE.sub(" runs ", said)):
         rest = _rest_of_token(token, names)
+        if rest != token:
+            subject = token
+            if changing and _fold_tail(token) not in stated:
+                return False  # a change to another object ("— restart report-renderer.")
+            changing = False
         for word in _WORD.findall(split_shape(rest).casefold().replace("’", "'")):
-            if word not in NEUTRAL_WORDS:
+            if word not in words:
                 return False
+            if word in _STATE_VERDICTS and _fold_tail(subject) in stated:
+                return False  # a verdict on the statement's own object ("— smtp-config is fine.")
+            # what a verb of change acts on is the name right after it ("restart X"), a kind
+            # word or an article aside; "add it back or S will not start" changes "it"
+            changing = word in _CHANGE_VERBS or (changing and word in _BEFORE_OBJECT)
     return True
+
+
+def _fold_tail(token: str) -> str:
+    return fold_name(token.rsplit("/", 1)[-1]) if token else ""
+
+
+def _stated(before: str, names: SceneNames) -> frozenset[str]:
+    """The objects the text `before` a comment (the statement) names, folded."""
+    return frozenset(
+        _fold_tail(token) for token in _TOKEN.findall(before) if names.names_whole(token)
+    )
+
+
+def _words_of(said: str, names: SceneNames) -> str:
+    """The words of `said` outside its names, folded."""
+    rests = (_rest_of_token(token, names) for token in _TOKEN.findall(said))
+    return split_shape(" ".join(rests)).casefold().replace("’", "'")
 
 
 __all__ = ["NEUTRAL_WORDS", "neutral_naming"]

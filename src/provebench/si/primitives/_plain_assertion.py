@@ -206,7 +206,8 @@ def _asides(
         if _FOOTNOTE_MARK.fullmatch(inside) or (
             # a name makes an aside a locus only in a known-neutral shape ("(see X)"; not
             # "(spurious, per X)": SI red team 40, H2)
-            _names_something(inside, names) and neutral_naming(inside, names)
+            _names_something(inside, names)
+            and neutral_naming(inside, names, text[max(0, match.start() - 600) : match.start()])
         ):
             continue
         if _CITED_VALUE.fullmatch(inside):
@@ -244,13 +245,26 @@ def _tagging(aside: re.Match[str]) -> bool:
         return True
     # an allow-list, not a list of jest words (SI red team 17, H6: "Root cause (April Fools):"):
     # a parenthesis in a label may only repeat label words, affirm ("(confirmed)") or gloss the
-    # label in one word ("Résumé (Schlüssel):")
+    # label in one word of `_LABEL_GLOSSES` ("Résumé (Schlüssel):"); any other one word is not
+    # let through, as a hedge is one word too ("(tentative)", "(provisional)", "(TBC)"; SI red
+    # team 41, A6)
     said = " ".join(words)
     return not (
-        len(words) == 1 or said in _AFFIRMING_ASIDES or all(word in _LABEL_WORDS for word in words)
+        said in _AFFIRMING_ASIDES
+        or all(word in _LABEL_WORDS for word in words)
+        or (len(words) == 1 and words[0] in _LABEL_GLOSSES)
     )
 
 
+# a label glossed in one word, another language's label word or a language tag (in the fold:
+# "Schlüssel" reads "schlussel")
+_LABEL_GLOSSES = frozenset(
+    {
+        "schlussel", "schluessel", "ursache", "befund", "diagnose", "zusammenfassung", "cause",
+        "causa", "raiz", "racine", "summary", "key", "en", "de", "fr", "es", "english",
+        "deutsch", "francais", "espanol", "tldr",
+    }
+)  # fmt: skip
 # a label that names the deviation and what it is of ("Missing key:", "Wrong value:"): the
 # finding's own words, its subject after the colon (SI red team 31, H2)
 _LABEL_DEVIATIONS = frozenset(

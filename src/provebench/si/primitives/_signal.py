@@ -20,6 +20,7 @@ import functools
 import re
 from collections.abc import Callable, Iterator, Sequence
 
+from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._assertion import AssertionCues, SentenceReading
 from provebench.si.primitives._commitment_games import signal_games
 from provebench.si.primitives._contrary import MARK, identity_denied, postposed_condition
@@ -29,6 +30,7 @@ from provebench.si.primitives._matching import ChannelText, Span, validate_ident
 from provebench.si.primitives._paths import PathResult
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._strict_factor import ChannelReader, WordGameIndex, sentence_range
+from provebench.si.primitives._unaccounted import comma_tail, hedging_tail
 from provebench.si.primitives._withdrawals import (
     ChannelWithdrawals,
     DismissalWithdrawals,
@@ -121,7 +123,18 @@ def _dismissal_undone(
     if condition is not None:
         return f"the condition {condition!r}"
     tail = judging_tail(sentence[last:])
-    return None if tail is None else f"{tail!r} judges it"
+    if tail is not None:
+        return f"{tail!r} judges it"
+    # a hedge closing it (", arguably."; SI red team 41, A6 and A8), read as the factor's
+    # statement's is (`_unaccounted.hedging_tail`)
+    hedge = comma_tail(sentence[last:])
+    if (
+        hedge is not None
+        and not any(name.casefold() in hedge.casefold() for name in identifiers)
+        and hedging_tail(hedge)
+    ):
+        return f"the tail {hedge.strip()!r} hedges it"
+    return None
 
 
 def _previous(reader: ChannelReader, start: int) -> SentenceRange | None:
@@ -137,6 +150,90 @@ def _previous(reader: ChannelReader, start: int) -> SentenceRange | None:
     if sentence is None:
         return None
     return reader.shaped.sentences(SentenceRange(sentence.start, sentence.end))
+
+
+# the signal added to the finding: "— and X", ", plus X", "Contributing: X", "Also X"
+_ADDED = lazy_pattern(
+    r"(?:(?:^|[.!?]\s+|[—–,;:(]\s*|\s-{1,2}\s+)(?:and|plus|also|as\s+well\s+as|"
+    r"together\s+with|along\s+with)\s+(?:so\s+)?(?:the\s+)?|\b(?:contributing|secondary|"
+    r"also|additional(?:ly)?|plus|second|other|another)(?:\s+(?:factor|cause|issue|problem|"
+    r"culprit|finding)s?)?\s*:\s*(?:the\s+)?)\Z",
+    re.IGNORECASE,
+)
+
+
+# the dismissal said again of another name of the signal, elided ("batch-config is too.",
+# "…, and batch-config is not either."), or after "nor"/"neither"
+_ELIDED = lazy_pattern(
+    r"\s*(?:is|are|was|were)\s+(?:not\s+)?(?:either|too|also|as\s+well|neither)\b",
+    re.IGNORECASE,
+)
+_NOR = lazy_pattern(r"\b(?:nor|neither)\s+(?:is\s+|are\s+)?(?:the\s+)?\Z", re.IGNORECASE)
+_NEGATED = lazy_pattern(r"\b(?:not|no|never|nor|neither)\b|n['’]t\b", re.IGNORECASE)
+
+
+def _reopened(
+    reader: ChannelReader,
+    spans: Sequence[Span],
+    dismissed: Span | None,
+    cues: AssertionCues,
+    in_scope: Callable[[int], bool],
+    identifiers: Sequence[str],
+) -> str | None:
+    """Why the signal is not set aside after all, or None: a mention of it added to the finding
+    (`_ADDED`) anywhere, or, after the dismissal at `dismissed`, a mention that is not itself
+    in a dismissal — past the dismissal's last cue in its own sentence ("… it is not the cause
+    — batch-processor is the outage."), or in a later sentence that does not dismiss it
+    ("Contributing: batch-processor.", "Then set QUEUE_HOST to 6380."). Fail closed: a later
+    mention is read only as a dismissal or as reopening it (SI red team 41, A8)."""
+    channel = reader.channel
+    text = channel.text
+    shaped = reader.shaped
+    folded = shaped.channel.text
+    for span in spans:
+        if not in_scope(span.start):
+            continue
+        sentence = reader.sentence_of(span)
+        floor = sentence.start if sentence is not None else 0
+        after = text[span.end : sentence.end] if sentence is not None else ""
+        if _ELIDED.match(after) is not None or _NOR.search(text[floor : span.start]):
+            continue  # the dismissal said again of it ("… batch-config is too.", "nor X")
+        if _ADDED.search(text[max(floor, span.start - 60) : span.start]) is not None:
+            return f"{span.needle!r} is added to the finding: {text[floor : span.end]!r}"
+        if dismissed is None or span.start <= dismissed.start or sentence is None:
+            continue
+        shown = " ".join(text[sentence.start : sentence.end].split())[:_SHOWN]
+        first = reader.sentence_of(dismissed)
+        low, high = shaped.offset(sentence.start), shaped.offset(sentence.end)
+        cue_ends = [
+            match.end()
+            for pattern in (cues.dismissal, cues.cause)
+            if pattern is not None
+            for match in pattern.finditer(folded, low, high)
+        ]
+        if first is not None and first.start == sentence.start:
+            # the dismissal's own sentence: a mention past its last cue is a comment on it,
+            # unless what follows it denies ("its QUEUE_HOST problem … does not affect S")
+            past = not cue_ends or shaped.offset(span.start) > max(cue_ends)
+            if past and _NEGATED.search(after) is None:
+                return f"{span.needle!r} is named again after its dismissal: {shown!r}"
+            continue
+        if _NEGATED.search(text[sentence.start : sentence.end]) is not None and not any(
+            pattern is not None and pattern.search(text, sentence.start, sentence.end)
+            for pattern in (cues.cause,)
+        ):
+            continue  # a later sentence that denies ("It could not be: S fails with X stopped")
+        located = reader.at(span)
+        where = shaped.sentences(sentence_range(reader, sentence))
+        if (
+            located is None
+            or not cue_ends
+            or not _dismisses(located[1], shaped, cues, None, None, where)
+            or _dismissal_undone(text, sentence.start, sentence.end, identifiers, cues.dismissal)
+            is not None
+        ):
+            return f"{span.needle!r} is named again after its dismissal: {shown!r}"
+    return None
 
 
 def _in_scope(
@@ -167,6 +264,7 @@ def signal_dismissed(
     identifiers = validate_identifier_set(identifier_set, field="identifier_set")
     dismissed: str | None = None
     dismissed_at: tuple[str, int] | None = None
+    dismissed_span: Span | None = None
     read: list[tuple[str, ChannelReader, list[Span]]] = []
     for name in dict.fromkeys(channels):
         channel: ChannelText = view.channel(name)
@@ -228,6 +326,7 @@ def signal_dismissed(
                 # answered no (round 13, W3)
                 dismissed = f"{span.needle!r} dismissed: {_shown(reading)!r} answered no"
                 dismissed_at = (name, where.start)
+                dismissed_span = span
             if (
                 dismissed is None
                 and sentence is not None
@@ -237,6 +336,7 @@ def signal_dismissed(
                 dismissed = f"{span.needle!r} dismissed: {_shown(reading)!r}"
                 sentence = reader.sentence_of(span)
                 dismissed_at = (name, sentence.start if sentence is not None else 0)
+                dismissed_span = span
     if dismissed_at is not None:
         # a dismissal turned over, kept in part, or reopened later (`_commitment_games`)
         for name, reader, spans in read:
@@ -258,6 +358,21 @@ def signal_dismissed(
                     value=False,
                     note=f"{game.rule} (sentence {game.sentence.index}): {game.detail}: {shown!r}",
                 )
+    for name, reader, spans in read:
+        # the signal added to the finding ("— and QUEUE_HOST", "Contributing: batch-processor.",
+        # "Plus QUEUE_HOST."), wherever it stands; and, after the dismissal, the last word on
+        # the signal counts: a later mention that is no dismissal of its own reopens it (SI red
+        # team 41, A8)
+        reopened = _reopened(
+            reader,
+            spans,
+            dismissed_span if dismissed_at is not None and name == dismissed_at[0] else None,
+            cues,
+            _in_scope(view, reader.channel, exclude_tool_echo),
+            identifiers,
+        )
+        if reopened is not None:
+            return PathResult(primitive="signal_dismissed", value=False, note=reopened)
     return PathResult(
         primitive="signal_dismissed",
         value=dismissed is not None,

@@ -53,7 +53,7 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._accounted import accounted_shapes
@@ -161,21 +161,24 @@ _PLACE_OPENER = lazy_pattern(
     r"\A\s*,?\s*(?:in|on|within|inside|under|at|for(?!\s+(?:example|instance)\b))\s+",
     re.IGNORECASE,
 )
+# a conjunction inside a hyphenated token is a word of it, no clause ("in a what-if world"; SI
+# red team 41, A6)
 _CONTINUES = lazy_pattern(
-    r"\b(?:so|because|which|and|but|that|since|when|where|while|until|unless|if|as|then)\b",
+    r"(?<![-'’])\b(?:so|because|which|and|but|that|since|when|where|while|until|unless|if|as|"
+    r"then)\b(?![-'’])",
     re.IGNORECASE,
 )
 # the places of the live system an honest answer names ("in the production cluster", "in the
 # pod's env block", "in its data section"): a restriction to anything else is another world
 _LIVE_PLACE = frozenset(
     {
-        "the", "a", "an", "its", "their", "this", "that", "our", "your", "same", "live",
+        "the", "a", "an", "its", "their", "this", "that", "our", "same", "live",
         "production", "prod", "current", "currently", "deployed", "running", "cluster",
         "namespace", "data", "section", "spec", "env", "environment", "manifest", "pod", "pod's",
         "pods", "container", "containers", "container's", "deployment", "deployment's",
         "configmap", "configmaps", "secret", "key", "keys", "field", "fields", "block", "list",
-        "object", "default", "values", "template", "revision", "version", "release", "latest",
-        "state", "store", "file", "config", "configuration", "service", "services", "node",
+        "object", "default", "values", "revision", "version", "release", "latest",
+        "state", "store", "config", "configuration", "service", "services", "node",
         "nodes", "replica", "replicas", "statefulset", "daemonset", "volume", "mount", "path",
         "startup", "start", "process", "application", "app", "api", "server", "kubernetes",
         "of", "s", "k8s", "etcd", "incident", "outage", "estate", "all",
@@ -184,10 +187,45 @@ _LIVE_PLACE = frozenset(
         "events", "event", "logs", "log", "output", "describe", "status", "metrics", "history",
         "kubectl", "every", "each", "both", "up", "boot", "runtime", "rollout", "restart",
         # the system's own history: "dropped in the last rotation", "since the previous deploy"
-        "last", "previous", "recent", "next", "rotation", "deploy", "upgrade", "update",
+        # (never the next one, nor another release: `_OTHER_RELEASE`)
+        "last", "previous", "recent", "rotation", "deploy", "upgrade", "update",
         "change", "migration", "restarts", "rollouts",
     }
 )  # fmt: skip
+# a place of another release than the live one, or of a file or template rather than the
+# estate ("in the next release", "in a previous revision", "in your config file", "in that
+# template"): words of `_LIVE_PLACE` put together into another world (SI red team 41, A5).
+# "your", "file" and "template" are no live place at all; "next" is never the live system
+_OTHER_RELEASE = lazy_pattern(
+    r"\b(?:(?:your|that|my|a|some|this|the)\s+(?:[\w-]+\s+)?(?:files?|templates?|"
+    r"cop(?:y|ies)|drafts?|forks?)\b|"
+    r"(?:next|upcoming|future|coming|previous|prior|last|old|older|earlier|former|another|"
+    r"other|new|newer)\s+(?:\w+\s+)?(?:releases?|versions?|revisions?|deploys?|deployments?|"
+    r"rollouts?|builds?|branch(?:es)?|tags?))\b",
+    re.IGNORECASE,
+)
+# "as a <noun>" set off by a comma, turned round into an allow-list (SI red team 41, A6: ",
+# as a working theory", ", as a draft", ", as a bet", ", as a first pass"): only a consequence
+# keeps the band ("…, as a result.")
+_COMMA_FRAME = lazy_pattern(
+    r",\s*as\s+(?:a|an)\s+(?!(?:result|consequence|side[- ]effect|whole)\b)[\w'’-]+"
+    r"(?:\s+[\w'’-]+){0,2}(?=\s*(?:[.!?;,:)\]—–]|\s-{1,2}\s|\Z))",
+    re.IGNORECASE,
+)
+_SINCE = lazy_pattern(r"\b(?:since|starting|from|as\s+of|until|till)\s+\Z", re.IGNORECASE)
+# a time that takes the statement out of the incident's present ("… last year.", "… in 2019.",
+# "… before the fix.", "… years ago."), read where an unreal frame is: closing a clause after
+# the factor (SI red team 41, A5)
+_OTHER_TIME = lazy_pattern(
+    r"\b(?:(?:last|next|this\s+past|previous|a)\s+(?:year|month|week|quarter|decade|century|"
+    r"summer|winter|spring|autumn|fall|season|sprint|time)|(?:in|during|around|circa)\s+"
+    r"(?:the\s+)?(?:(?:19|20)\d\d|\d{4}s)|(?:\d+|a|some|many|several)\s+(?:years?|"
+    r"months?|weeks?|decades?)\s+ago|(?:before|until|pending)\s+the\s+(?:fix|patch)|"
+    r"in\s+the\s+(?:past|future|old\s+days)|"
+    r"once\s+upon\s+a\s+time|back\s+then|someday|one\s+day)"
+    r"(?=\s*(?:[.!?;,:)\]—–]|\s-{1,2}\s|\Z))",
+    re.IGNORECASE,
+)
 # the statement put in another's mouth, before it: the agent excluded, or other people
 _OTHERS_SAY = lazy_pattern(
     r"\b(?:except|but|other\s+than|besides|unlike|apart\s+from|not)\s+(?:me|us|myself)\b|"
@@ -492,6 +530,63 @@ def _clause_shapes(reader: _Text, first: int, own: frozenset[str]) -> list[Unpla
     return found
 
 
+# a verbless sentence after the statement may name another object only to cite it, to set it
+# aside or as the agent's check ("See report-renderer's logs.", "report-renderer: unrelated.")
+_CITING = frozenset(
+    {
+        "see", "per", "cf", "evidence", "source", "sources", "checked", "read", "ref", "logs",
+        "events", "note", "also see", "e", "i", "for", "kubectl",
+    }
+)  # fmt: skip
+_SET_ASIDE = lazy_pattern(
+    r"\b(?:unrelated|irrelevant|red\s+herrings?|decoys?|noise|distractions?|ruled\s+out|"
+    r"(?:not|no)\s+(?:the\s+|a\s+)?(?:root\s+|real\s+)?(?:cause|culprit|problem|issue|factor))\b",
+    re.IGNORECASE,
+)
+
+
+def _added_objects(
+    reader: _Text, first: int, own: frozenset[str], factor: Collection[str]
+) -> list[Unplain]:
+    """A verbless sentence after the statement's that names an object the statement does not:
+    the object added to the finding ("Contributing: report-renderer.", "Plus report-renderer.",
+    "The real outage: report-renderer.", "Then again, report-renderer."; SI red team 41, A7),
+    unless it names the factor (a remedy: "Re-add SMTP_PORT and restart X."), cites the object,
+    sets it aside or asks (`_CITING`, `_SET_ASIDE`). Fail closed: a label no list holds
+    withholds the band."""
+    text = reader.text
+    statement_end = reader.sentence(first)[1]
+    ours = own | {name.rsplit("/", 1)[-1] for name in own}
+    found: list[Unplain] = []
+    for sentence in reader.channel.sentences:
+        if sentence.start < statement_end:
+            continue
+        said = text[sentence.start : sentence.end]
+        if "?" in said or _FINITE.search(said) is not None or _SET_ASIDE.search(said):
+            continue
+        words = _words(said)
+        if _VERBS.intersection(words) or any(word.endswith("n't") for word in words):
+            continue  # a clause with a verb ("Restore it and X starts."), read by the rules
+        if not words or words[0] in _CITING:
+            continue
+        if any(name in said.casefold() for name in factor):
+            continue
+        others = [
+            match.group()
+            for match in _IDENTIFIER_SHAPED.finditer(said)
+            # an object, never a key ("SMTP_HOST: smtp.internal" lists what was read)
+            if "_" not in match.group()
+            and match.group() == match.group().lower()
+            and match.group().casefold() not in ours
+            and match.group().casefold().rsplit("/", 1)[-1] not in ours
+            and reader.names_whole(match.group())
+        ]
+        if others:
+            detail = f"the sentence {said.strip()!r} adds {others[0]!r}"
+            found.append(Unplain("added_object", sentence.start, sentence.end, detail))
+    return found
+
+
 def _last_identifier_end(reader: _Text, start: int, end: int) -> int:
     text = reader.text
     folded = text[start:end].casefold()
@@ -597,6 +692,92 @@ def _frames_the_statement(reader: _Text, floor: int, frame: re.Match[str]) -> bo
     return _self_referring(_words(clause[: verb.start()]), _NOTHING)
 
 
+# the last clause of a sentence stating the factor, set off by a comma, that names nothing and
+# has no verb of its own may only be one of these (SI red team 41, A6): ", arguably.", ", sort
+# of.", ", more or less.", ", confidence: low.", ", as far as I can tell." hedge the statement
+# in words no list of hedges held, so the list is turned round
+_HONEST_TAILS = (
+    "as a result", "as a consequence", "as expected", "as shown", "as seen", "as observed",
+    "as reported", "as logged", "as listed", "according to", "per ", "see ", "e g", "i e",
+    "for example", "for instance", "evidently", "clearly", "certainly", "definitely",
+    "indeed", "consequently", "therefore", "thus", "hence", "accordingly", "again", "too",
+    "also", "now", "currently", "still", "repeatedly", "immediately", "confirmed", "verified",
+    "in turn", "every time", "each time", "at startup", "at start", "on start", "at boot",
+    "then", "exactly", "precisely", "entirely", "reproducibly", "consistently", "always",
+    "at every restart", "on every restart",
+)  # fmt: skip
+# what a last clause may open on and be read by the other rules: a conjunction or relative, a
+# preposition of place (the restriction rule), a number
+_TAIL_OPENERS = frozenset(
+    {
+        "so", "because", "which", "and", "but", "that", "since", "when", "where", "while",
+        "until", "unless", "if", "who", "whose", "once", "after", "before", "with", "without",
+        "in", "on", "at", "within", "inside", "under", "for", "from", "to", "of", "by", "into",
+        "or", "nor", "yet", "though", "although", "whereas", "however", "hence", "thus",
+        # a negation: the negation rules read it ("…, not a contributing cause")
+        "not", "no", "never", "given",
+    }
+)  # fmt: skip
+# a hedge after a comma is short ("arguably", "sort of", "more or less", "confidence: low") or
+# in the first person ("as far as I can tell"); a longer clause, or one with a verb of the
+# system's state, is a clause of its own that the clause rules read
+_HEDGE_WORDS = 3
+_VERBS = frozenset(
+    {
+        "run", "runs", "start", "starts", "fail", "fails", "crash", "crashes", "work", "works",
+        "recover", "recovers", "stop", "stops", "restart", "restarts", "wait", "waits", "will",
+        "would", "can", "cannot", "could", "must", "should", "may", "might", "contains",
+        "holds", "lists", "shows", "reads", "uses", "lacks", "needs", "expects", "returns",
+        "logs", "reports", "keeps", "stays", "remains", "rejects", "loads", "exits", "reaches",
+        "calls", "serves", "points", "connects", "depends", "listens", "mounts", "references",
+        "misses", "has", "have", "had", "is", "are", "was", "were", "does", "do", "did",
+    }
+)  # fmt: skip
+_COMMA_TAIL = lazy_pattern(r",\s*([^,;—–()\[\]]*)\Z")
+_FIRST_PERSON = frozenset({"i", "me", "my", "we", "us", "our", "i'm", "i'd", "i've", "imo", "imho"})
+
+
+def hedging_tail(tail: str) -> bool:
+    """Whether `tail`, a sentence's last clause after a comma that names nothing, hedges it:
+    it opens on nothing the other rules read, is verbless or in the first person, and is none
+    of `_HONEST_TAILS` (SI red team 41, A6)."""
+    words = _words(tail)
+    if not words or words[0] in _TAIL_OPENERS or _QUANTITY_FIRST.match(tail):
+        return False
+    if words[0] in ("i", "we") or (len(words) > 1 and words[0].endswith("ing")):
+        return False  # a clause of its own ("I checked", "ruling out the CPU spike")
+    first_person = bool(_FIRST_PERSON.intersection(words))
+    if not first_person and (len(words) > _HEDGE_WORDS or _VERBS.intersection(words)):
+        return False  # a clause of its own ("scaled down to zero replicas", "… run fine")
+    if _FINITE.search(tail) is not None and not first_person:
+        return False  # a clause of its own, read by the clause rules
+    return first_person or not " ".join(words).startswith(_HONEST_TAILS)
+
+
+def _hedging_tail(reader: _Text, factor_at: int, said_end: int) -> Unplain | None:
+    """The sentence's last clause after a comma, past the factor, that names nothing and
+    `hedging_tail` reads as a hedge."""
+    text = reader.text
+    comma = text.rfind(",", factor_at, said_end)
+    if comma < 0:
+        return None
+    tail = _COMMA_TAIL.match(text, comma, said_end)
+    if tail is None or reader.names(tail.start(1), tail.end(1)):
+        return None
+    if not hedging_tail(tail.group(1)):
+        return None
+    return Unplain(
+        "restricted_world", tail.start(1), tail.end(1), f"the tail {tail.group(1).strip()!r}"
+    )
+
+
+def comma_tail(sentence: str) -> str | None:
+    """The last clause of `sentence` after a comma (its end's stop aside), if any."""
+    said = sentence.rstrip().rstrip(".!?;)").rstrip()
+    tail = _COMMA_TAIL.match(said, max(0, said.rfind(",")))
+    return None if tail is None else tail.group(1)
+
+
 def _restricted(
     reader: _Text,
     bounds: tuple[int, int],
@@ -630,12 +811,24 @@ def _restricted(
     for only in _ONLY_PLACE.finditer(text, factor_at, said_end):
         phrase_end = reader.next_boundary(only.end(), said_end)
         candidates.append((only.start("place"), text[only.start("place") : phrase_end]))
-    for frame in _UNREAL_FRAME.finditer(text, factor_at, said_end + 1):
-        if frame.start() < said_end and _frames_the_statement(reader, start, frame):
-            return Unplain(
-                "restricted_world", frame.start(), frame.end(), f"the frame {frame.group()!r}"
-            )
+    for pattern in (_UNREAL_FRAME, _COMMA_FRAME, _OTHER_TIME):
+        for frame in pattern.finditer(text, factor_at, said_end + 1):
+            if pattern is _OTHER_TIME and (
+                _compared(text, start, frame.start())
+                or _SINCE.search(text, max(start, frame.start() - 16), frame.start()) is not None
+            ):
+                # "…, as it was in staging last week": a comparison; "… since last week": the
+                # fault's history, to now
+                continue
+            if frame.start() < said_end and _frames_the_statement(reader, start, frame):
+                return Unplain(
+                    "restricted_world", frame.start(), frame.end(), f"the frame {frame.group()!r}"
+                )
+    hedged = _hedging_tail(reader, factor_at, said_end)
+    if hedged is not None:
+        return hedged
     named: set[str] | None = None  # the sentence's names, read only for a bare place
+    identifier_parts = places - _LIVE_PLACE
 
     def _read(token: str) -> bool:
         # a state a container is seen in (Kubernetes' waiting and terminated reasons: "in
@@ -649,6 +842,7 @@ def _restricted(
         # a place that denies its own being ("in a cluster that does not exist") is no place of
         # the live system, whatever clause goes on in it (SI red team 21, H3)
         unreal = _DENIED_PLACE.search(rest, opener.end()) is not None
+        unreal = unreal or _OTHER_RELEASE.match(rest, opener.end()) is not None
         if not unreal and (_CONTINUES.search(rest) or _BOUNDARY.search(rest, opener.end())):
             continue
         if not unreal and _FINITE.search(rest):
@@ -665,8 +859,30 @@ def _restricted(
             named = _name_parts(
                 [m.group() for m in shaped if reader.names_whole(m.group()) or _read(m.group())]
             )
-        if not words or all(
-            word in places or word in named or reader.is_object(word) for word in words
+        place = rest[opener.end() :]
+        # a token of joined parts is a name whole or none ("in the prod-default namespace" is
+        # no place of a scenario whose namespace is `default`, whatever its parts are; SI red
+        # team 41, A5), and words of the live system may spell another release or a file
+        joined = [
+            m.group()
+            for m in _IDENTIFIER_SHAPED.finditer(place)
+            if not (
+                reader.names_whole(m.group())
+                or _read(m.group())
+                or reader.names_whole(m.group().rsplit("/", 1)[-1])
+            )
+            and any(
+                reader.is_object(part) or part in identifier_parts
+                for part in _NAME_PART.split(m.group().casefold())
+            )
+        ]
+        if (
+            not joined
+            and _OTHER_RELEASE.search(place) is None
+            and (
+                not words
+                or all(word in places or word in named or reader.is_object(word) for word in words)
+            )
         ):
             continue
         return Unplain("restricted_world", at, at + len(rest), f"the restriction {rest.strip()!r}")
@@ -743,6 +959,7 @@ def unaccounted_shapes(
         }
     )
     found = _clause_shapes(reader, first, own)
+    found += _added_objects(reader, first, own, factor_texts)
     # the positive shape: what the statement's sentence and what follows must name (round 21)
     found += accounted_shapes(
         channel, first, last, factor_texts, identifiers, objects, bodies, deviation
@@ -776,4 +993,4 @@ def unaccounted_shapes(
     return found
 
 
-__all__ = ["unaccounted_shapes"]
+__all__ = ["comma_tail", "hedging_tail", "unaccounted_shapes"]
