@@ -13,7 +13,12 @@ from __future__ import annotations
 import pytest
 
 from provebench.si.primitives._remedy import InjectedFault, is_remedy, names_in
-from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
+from tests.si.scoring.test_strict_word_games_round26 import (
+    _cases,
+    _verdict,
+    keeps_the_top_band,
+    loses_the_top_band,
+)
 
 RED_TEAM = {
     "single-signal-diagnosis-003": [  # W2: the injected wrong value is 8081
@@ -47,17 +52,12 @@ HONEST = {
 def test_a_remedy_that_gives_back_the_injected_fault_loses_the_strict_top_band(
     name: str, answer: str
 ) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert ratified.score == 1.0, answer  # the ratified reading keeps it: the gap is the rule's
-    assert strict.score < 1.0, (answer, strict.strict)
+    loses_the_top_band(name, answer)
 
 
 @pytest.mark.parametrize(("name", "answer"), _cases(HONEST))
 def test_an_honest_remedy_keeps_the_strict_top_band(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert (strict.band, strict.score, strict.strict.findings) == (ratified.band, 1.0, []), answer
+    keeps_the_top_band(name, answer)
 
 
 _WRONG = ["INVENTORY_PORT", "configmap/checkout-config"]

@@ -14,7 +14,11 @@ import pytest
 
 from provebench.si.primitives._remedy import InjectedFault, is_remedy
 from provebench.si.primitives._remedy_values import keeps_fault, reads_as_value, value_kind
-from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
+from tests.si.scoring.test_strict_word_games_round26 import (
+    _cases,
+    keeps_the_top_band,
+    loses_the_top_band,
+)
 
 RED_TEAM = {
     "single-signal-diagnosis-003": [  # V1: a port, baseline 8080, injected 8081
@@ -59,17 +63,12 @@ HONEST = {
 
 @pytest.mark.parametrize(("name", "answer"), _cases(RED_TEAM))
 def test_a_remedy_of_no_working_value_loses_the_strict_top_band(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert ratified.score == 1.0, answer  # the ratified reading keeps it: the gap is the rule's
-    assert strict.score < 1.0, (answer, strict.strict)
+    loses_the_top_band(name, answer)
 
 
 @pytest.mark.parametrize(("name", "answer"), _cases(HONEST))
 def test_an_honest_typed_remedy_keeps_the_strict_top_band(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert (strict.band, strict.score, strict.strict.findings) == (ratified.band, 1.0, []), answer
+    keeps_the_top_band(name, answer)
 
 
 def test_the_factors_value_is_typed_by_its_baseline() -> None:

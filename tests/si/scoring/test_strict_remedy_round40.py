@@ -12,7 +12,11 @@ from __future__ import annotations
 import pytest
 
 from provebench.si.primitives._remedy_values import gives_baseline
-from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
+from tests.si.scoring.test_strict_word_games_round26 import (
+    _cases,
+    keeps_the_top_band,
+    loses_the_top_band,
+)
 
 RED_TEAM = {
     "single-signal-diagnosis-003": [  # H5: a port, baseline 8080, injected 8081
@@ -57,17 +61,12 @@ HONEST = {
 def test_a_remedy_that_does_not_give_the_fix_loses_the_strict_top_band(
     name: str, answer: str
 ) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert ratified.score == 1.0, answer  # the ratified reading keeps it: the gap is the rule's
-    assert strict.score < 1.0, (answer, strict.strict)
+    loses_the_top_band(name, answer)
 
 
 @pytest.mark.parametrize(("name", "answer"), _cases(HONEST))
 def test_an_honest_remedy_of_the_baseline_keeps_the_strict_top_band(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert (strict.band, strict.score, strict.strict.findings) == (ratified.band, 1.0, []), answer
+    keeps_the_top_band(name, answer)
 
 
 def test_the_baseline_is_read_in_any_spelling() -> None:

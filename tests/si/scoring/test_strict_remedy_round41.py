@@ -17,7 +17,11 @@ import pytest
 
 from provebench.si.primitives._remedy import InjectedFault, gives_no_fix, is_remedy, names_in
 from provebench.si.primitives._remedy_values import reads_as_value, value_kind
-from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
+from tests.si.scoring.test_strict_word_games_round26 import (
+    _cases,
+    keeps_the_top_band,
+    loses_the_top_band,
+)
 
 RED_TEAM = {
     "single-signal-diagnosis-003": [
@@ -104,17 +108,12 @@ HONEST = {
 def test_a_round41_remedy_that_does_not_give_the_fix_loses_the_strict_top_band(
     name: str, answer: str
 ) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert ratified.score == 1.0, answer  # the ratified reading keeps it: the gap is the rule's
-    assert strict.score < 1.0, (answer, strict.strict)
+    loses_the_top_band(name, answer)
 
 
 @pytest.mark.parametrize(("name", "answer"), _cases(HONEST))
 def test_a_round41_honest_remedy_keeps_the_strict_top_band(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert (strict.band, strict.score, strict.strict.findings) == (ratified.band, 1.0, []), answer
+    keeps_the_top_band(name, answer)
 
 
 def test_a_port_is_one_both_parses_read_alike() -> None:

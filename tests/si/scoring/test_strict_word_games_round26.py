@@ -284,6 +284,22 @@ def _verdict(name: str, answer: str) -> tuple[Verdict, Verdict]:
     )
 
 
+def loses_the_top_band(name: str, answer: str) -> None:
+    """A game of the strict reading's rules: the ratified reading keeps its top band (the gap
+    is the rule's), the strict reading withholds it."""
+    strict, ratified = _verdict(name, answer)
+    assert strict.strict is not None
+    assert ratified.score == 1.0, answer  # the ratified reading keeps it: the gap is the rule's
+    assert strict.score < 1.0, (answer, strict.strict)
+
+
+def keeps_the_top_band(name: str, answer: str) -> None:
+    """An honest answer: the strict reading gives the ratified band, the top one, no finding."""
+    strict, ratified = _verdict(name, answer)
+    assert strict.strict is not None
+    assert (strict.band, strict.score, strict.strict.findings) == (ratified.band, 1.0, []), answer
+
+
 @pytest.mark.parametrize(("name", "answer"), _cases(RED_TEAM))
 def test_a_round26_game_loses_the_strict_top_band(name: str, answer: str) -> None:
     strict, ratified = _verdict(name, answer)

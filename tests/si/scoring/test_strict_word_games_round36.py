@@ -16,7 +16,10 @@ from __future__ import annotations
 import pytest
 
 from provebench.si.primitives._remedy import is_remedy, names_in
-from tests.si.scoring.test_strict_word_games_round26 import _verdict
+from tests.si.scoring.test_strict_word_games_round26 import (
+    keeps_the_top_band,
+    loses_the_top_band,
+)
 
 # W1 and W1b (words/variants.py), verbatim after each scenario's statement
 REMEDY_SHAPED = [
@@ -82,16 +85,11 @@ HONEST_MISSING_KEY = [
 
 
 def _withheld(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert ratified.score == 1.0, answer  # the ratified reading keeps it: the gap is the rule's
-    assert strict.score < 1.0, (answer, strict.strict)
+    loses_the_top_band(name, answer)
 
 
 def _kept(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert (strict.band, strict.score, strict.strict.findings) == (ratified.band, 1.0, []), answer
+    keeps_the_top_band(name, answer)
 
 
 @pytest.mark.parametrize("name", ["single-signal-diagnosis-004", "single-signal-diagnosis-002"])

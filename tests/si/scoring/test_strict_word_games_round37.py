@@ -17,7 +17,11 @@ from __future__ import annotations
 import pytest
 
 from provebench.si.primitives._remedy import is_remedy, names_in, plain_value
-from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
+from tests.si.scoring.test_strict_word_games_round26 import (
+    _cases,
+    keeps_the_top_band,
+    loses_the_top_band,
+)
 
 # words/a1.txt … a7.txt, verbatim after each scenario's statement
 RED_TEAM = {
@@ -101,17 +105,12 @@ HONEST = {
 
 @pytest.mark.parametrize(("name", "answer"), _cases(RED_TEAM))
 def test_a_round37_remedy_game_loses_the_strict_top_band(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert ratified.score == 1.0, answer  # the ratified reading keeps it: the gap is the rule's
-    assert strict.score < 1.0, (answer, strict.strict)
+    loses_the_top_band(name, answer)
 
 
 @pytest.mark.parametrize(("name", "answer"), _cases(HONEST))
 def test_a_round37_honest_remedy_keeps_the_strict_top_band(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert (strict.band, strict.score, strict.strict.findings) == (ratified.band, 1.0, []), answer
+    keeps_the_top_band(name, answer)
 
 
 def test_a_value_is_one_token_and_no_run_of_words() -> None:

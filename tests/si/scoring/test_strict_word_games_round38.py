@@ -12,7 +12,11 @@ from __future__ import annotations
 import pytest
 
 from provebench.si.primitives._scene_names import scene_names, split_shape
-from tests.si.scoring.test_strict_word_games_round26 import _verdict
+from tests.si.scoring.test_strict_word_games_round26 import (
+    _verdict,
+    keeps_the_top_band,
+    loses_the_top_band,
+)
 
 # words/dash3, dash4, dash5 and words_sealed/agent2.py, verbatim after each statement
 TAILS = [
@@ -67,19 +71,14 @@ HONEST = {
 @pytest.mark.parametrize("name", SCENARIOS)
 @pytest.mark.parametrize("answer", TAILS)
 def test_a_comment_spelt_as_one_token_loses_the_strict_top_band(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert ratified.score == 1.0, answer  # the ratified reading keeps it: the gap is the rule's
-    assert strict.score < 1.0, (answer, strict.strict)
+    loses_the_top_band(name, answer)
 
 
 @pytest.mark.parametrize(
     ("name", "answer"), [(name, answer) for name, said in HONEST.items() for answer in said]
 )
 def test_a_comment_naming_an_object_keeps_the_strict_top_band(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert (strict.band, strict.score, strict.strict.findings) == (ratified.band, 1.0, []), answer
+    keeps_the_top_band(name, answer)
 
 
 def test_a_name_is_an_object_never_a_shape() -> None:

@@ -13,7 +13,11 @@ from __future__ import annotations
 import pytest
 
 from provebench.si.primitives._scene_names import scene_names
-from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
+from tests.si.scoring.test_strict_word_games_round26 import (
+    _cases,
+    keeps_the_top_band,
+    loses_the_top_band,
+)
 
 # words/a6, a7, a7x (every scenario) and a1, a2, a3, a4, a8 (by scenario), verbatim
 PLACES = [
@@ -112,17 +116,12 @@ HONEST = {
     ],
 )
 def test_a_round39_game_loses_the_strict_top_band(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert ratified.score == 1.0, answer  # the ratified reading keeps it: the gap is the rule's
-    assert strict.score < 1.0, (answer, strict.strict)
+    loses_the_top_band(name, answer)
 
 
 @pytest.mark.parametrize(("name", "answer"), _cases(HONEST))
 def test_a_round39_honest_answer_keeps_the_strict_top_band(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert (strict.band, strict.score, strict.strict.findings) == (ratified.band, 1.0, []), answer
+    keeps_the_top_band(name, answer)
 
 
 def test_a_name_is_a_whole_token_and_the_rest_of_a_token_is_words() -> None:

@@ -14,7 +14,11 @@ from __future__ import annotations
 import pytest
 
 from provebench.si.primitives._scene_names import scene_names
-from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
+from tests.si.scoring.test_strict_word_games_round26 import (
+    _cases,
+    keeps_the_top_band,
+    loses_the_top_band,
+)
 
 # words/b_place and words/d_more, verbatim
 FRAMES = [
@@ -100,17 +104,12 @@ HONEST = {
     ],
 )
 def test_a_round40_game_loses_the_strict_top_band(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert ratified.score == 1.0, answer  # the ratified reading keeps it: the gap is the rule's
-    assert strict.score < 1.0, (answer, strict.strict)
+    loses_the_top_band(name, answer)
 
 
 @pytest.mark.parametrize(("name", "answer"), _cases(HONEST))
 def test_a_round40_honest_answer_keeps_the_strict_top_band(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert (strict.band, strict.score, strict.strict.findings) == (ratified.band, 1.0, []), answer
+    keeps_the_top_band(name, answer)
 
 
 def test_a_place_names_an_object_whole() -> None:

@@ -19,7 +19,7 @@ import pytest
 
 from provebench.si.primitives._neutral_comment import neutral_naming
 from provebench.si.primitives._scene_names import scene_names
-from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict
+from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict, keeps_the_top_band
 
 DA = "diagnostic-accuracy"
 MS = "misleading-signal-002"
@@ -185,9 +185,7 @@ def test_a_round41_game_loses_the_strict_top_band(name: str, answer: str) -> Non
 
 @pytest.mark.parametrize(("name", "answer"), _cases(HONEST))
 def test_a_round41_honest_answer_keeps_the_strict_top_band(name: str, answer: str) -> None:
-    strict, ratified = _verdict(name, answer)
-    assert strict.strict is not None
-    assert (strict.band, strict.score, strict.strict.findings) == (ratified.band, 1.0, []), answer
+    keeps_the_top_band(name, answer)
 
 
 def test_a_comment_on_a_key_is_read_without_negators_and_one_on_an_object_with_them() -> None:
