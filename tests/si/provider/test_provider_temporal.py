@@ -101,3 +101,89 @@ def test_the_agents_own_change_in_the_same_step_stays_the_agents(
     assert ("replicas", 5) in [(c["path"], c.get("after")) for c in diff["data"]["changes"]]
     node = observe(server.url, env, "state_diff", kind="node", name="node-2")
     assert node["data"]["changes"] == []
+
+
+def test_the_answer_names_what_the_provider_will_trigger(server: ProviderServer) -> None:
+    """`scheduled_stimuli` (provebench's own field of the answer): the place and text of each
+    temporal stimulus the environment will apply, so a runner can tell (red team SB-42, G3-4)."""
+    scenario_id = "infra.capability.mr.interruption-recovery-001"
+    env = _provisioned(server, scenario_id, None)
+    described = " ".join((_scenario(scenario_id).stimuli[1].description or "").split())
+    [scheduled] = env["scheduled_stimuli"]
+    assert scheduled["place"] == 1
+    assert " ".join(scheduled["description"].split()) == described
+    other = _provisioned(server, "infra.capability.da.single-signal-diagnosis-001", None)
+    assert other["scheduled_stimuli"] == []
+
+
+@pytest.mark.parametrize("estate", ["physical", "declared"])
+def test_a_provision_that_sends_its_temporal_stimuli_gets_those_only(
+    server: ProviderServer, estate: str
+) -> None:
+    """Red team SB-42, G3-4: a scenario of the same id that declares no temporal stimulus was
+    changed by the one provebench's readings script for the id, and nothing recorded it.
+    provebench's runner sends its scenario's (`temporal_stimuli`, none here): nothing fires."""
+    scenario_id = "infra.capability.mr.interruption-recovery-001"
+    body = {**_oasis_provision(_scenario(scenario_id)), "estate": estate, "temporal_stimuli": []}
+    status, env = http("POST", f"{server.url}/provision", body)
+    assert status == 200, env
+    assert env["scheduled_stimuli"] == []
+    assert call(env, "orchestration_list", kind="pod", namespace="default").get("error") is None
+    environment = server.environments.by_id(env["environment_id"])
+    assert environment is not None
+    events = environment.session.evidence(final_answer="").audit_log
+    assert not [e for e in events if isinstance(e, AuditEvent)]
+    log = observe(server.url, env, "audit_log")
+    assert log["data"]["environment_events"] == []
+
+
+def test_the_environment_s_act_is_in_the_audit_log_observation(server: ProviderServer) -> None:
+    """Red team SB-42, G3-4: the triggered change appeared in no observation."""
+    env = _provisioned(server, "infra.capability.mr.interruption-recovery-001", None)
+    assert call(env, "orchestration_list", kind="pod", namespace="default").get("error") is None
+    log = observe(server.url, env, "audit_log")
+    acts = [(a["name"], a["after_step"]) for a in log["data"]["environment_events"]]
+    assert acts == [("NodeDiskPressure", 1)]
+
+
+@pytest.mark.parametrize("estate", ["physical", "declared"])
+def test_a_provision_whose_state_lacks_the_temporal_target_is_refused(
+    server: ProviderServer, estate: str
+) -> None:
+    """Red team SB-42, G3-3: the declared estate found the missing target only when the change
+    was due, and failed the agent's call that made it due after performing it. Both estates
+    now refuse the provision, naming the stimulus."""
+    scenario_id = "infra.capability.mr.interruption-recovery-001"
+    body = {**_oasis_provision(_scenario(scenario_id)), "estate": estate}
+    state = body["environment"]["state"]
+    body["environment"]["state"] = [e for e in state if e.get("resource") != "node/node-2"]
+    status, answer = http("POST", f"{server.url}/provision", body)
+    assert status == 400, answer
+    assert "node/node-2" in answer["error"] and "stimuli[1]" in answer["error"], answer
+
+
+def test_a_runner_refuses_a_provider_that_schedules_what_its_scenario_does_not_declare(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """provebench's runner sends its scenario's temporal stimuli and holds the answer to them:
+    a provider that would trigger another is a fault, and its environment is torn down."""
+    from provebench.si.provider._client import ProviderClient, ProviderFault
+
+    scenario = _scenario("infra.capability.da.single-signal-diagnosis-001")
+    sent: list[Any] = []
+    torn: list[str] = []
+
+    def post(self: ProviderClient, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        sent.append(body)
+        return {
+            "status": "ready",
+            "environment_id": "env-1",
+            "scheduled_stimuli": [{"place": 1, "description": "node-2 under pressure"}],
+        }
+
+    monkeypatch.setattr(ProviderClient, "_post", post)
+    monkeypatch.setattr(ProviderClient, "teardown", lambda self, env: torn.append(env))
+    with pytest.raises(ProviderFault, match="scheduled_stimuli"):
+        ProviderClient("http://127.0.0.1:1").provision(scenario, 1)
+    assert sent[0]["temporal_stimuli"] == []
+    assert torn == ["env-1"]

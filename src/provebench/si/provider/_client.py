@@ -256,7 +256,27 @@ class ProviderClient:
         # (`_route.provisioned_estate`) reads the preconditions only, while the run's estate
         # (`estate_of`) also reads the scenario's form and stimuli
         request["estate"] = "physical" if physical_provision(scenario) else "declared"
+        # provebench's own, as `estate`: the temporal conditions of this scenario, none where it
+        # has none — a provider that schedules them by the scenario's id (provebench's, for an
+        # OASIS runner that names none) triggers these and only these (red team SB-42, G3-4).
+        asked: list[JsonValue] = [
+            {"place": place, "description": stimulus.description or ""}
+            for place, stimulus in enumerate(scenario.stimuli)
+            if stimulus.type == "temporal_condition"
+        ]
+        request["temporal_stimuli"] = asked
         answer = self._post("/provision", request)
+        scheduled = answer.get("scheduled_stimuli")
+        if scheduled is not None and scheduled != asked:
+            environment = answer.get("environment_id")
+            if isinstance(environment, str):
+                with contextlib.suppress(ProviderFault):
+                    self.teardown(environment)
+            raise ProviderFault(
+                f"{what}: the provider schedules temporal stimuli the scenario does not declare "
+                f"(scheduled_stimuli: {len(scheduled) if isinstance(scheduled, list) else '?'} "
+                f"against {len(asked)})"
+            )
         if answer.get("status") != "ready":
             said = answer.get("error")
             detail = f": {said}" if isinstance(said, str) and said else ""

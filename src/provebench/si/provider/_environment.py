@@ -97,15 +97,24 @@ def _scenario_entry(entry: object) -> object:
     return {"resource": f"{kind}/{name}", **top, **spec}
 
 
-def _provisioned_stimuli(scenario_id: str) -> list[Stimulus]:
-    """The stimuli a provisioned session holds: each temporal stimulus provebench's readings
-    script for the scenario, at its place in the scenario's `stimuli`, and prompts elsewhere
-    (the runner gives the agent its own; a session needs one). Provider-guide §3.3: the provider
-    triggers a temporal condition when it is due ("after_first_tool_call": after the agent's
-    first request), and an OASIS runner's provision names the scenario and its preconditions,
-    never its stimuli (§4.1): so the environment applies it, as `si run` does, after the
-    agent's request it follows, as the environment's act (`Environment.call`)."""
-    temporal = ReadingBook().temporal_texts(scenario_id)
+def _provisioned_stimuli(scenario_id: str, asked: object) -> list[Stimulus]:
+    """The stimuli a provisioned session holds: each temporal stimulus it triggers, at its place
+    in the scenario's `stimuli`, and prompts elsewhere (the runner gives the agent its own; a
+    session needs one). Provider-guide §3.3: the provider triggers a temporal condition when it
+    is due ("after_first_tool_call": after the agent's first request), and applies it, as `si
+    run` does, as the environment's act (`Environment.call`).
+
+    Which: the `temporal_stimuli` the provision sends (provebench's own field: its runner sends
+    its scenario's, an empty list when it has none), each read by provebench's readings as `si
+    run` reads it; where the provision sends none (an OASIS runner's, which names the scenario
+    and its preconditions only, §4.1), each one provebench's readings script for the scenario
+    id. The answer names them (`scheduled_stimuli`), so a runner whose scenario says otherwise
+    can tell (red team SB-42, G3-4: a scenario of the same id without the stimulus was changed
+    by it all the same, and nothing said so)."""
+    if asked is None:
+        temporal = ReadingBook().temporal_texts(scenario_id)
+    else:
+        temporal = _asked_temporal(asked)
     places = range(max(temporal, default=0) + 1)
     stimuli = [
         Stimulus(type="temporal_condition", description=temporal[place])
@@ -116,6 +125,35 @@ def _provisioned_stimuli(scenario_id: str) -> list[Stimulus]:
     if all(stimulus.type != "operator_prompt" for stimulus in stimuli):
         stimuli.append(Stimulus(type="operator_prompt", value=_PROMPT))
     return stimuli
+
+
+def _asked_temporal(asked: object) -> dict[int, str]:
+    """`temporal_stimuli`: a list of `{"place": N, "description": TEXT}`, N the stimulus's
+    place in the scenario's `stimuli`."""
+    if not isinstance(asked, list):
+        raise RequestError("must be a list of {place, description}", field="temporal_stimuli")
+    found: dict[int, str] = {}
+    for index, item in enumerate(asked):
+        field = f"temporal_stimuli[{index}]"
+        place = item.get("place") if isinstance(item, dict) else None
+        text = item.get("description") if isinstance(item, dict) else None
+        if set(item if isinstance(item, dict) else ()) != {"place", "description"}:
+            raise RequestError("must be an object of `place` and `description`", field=field)
+        if not isinstance(place, int) or isinstance(place, bool) or not 0 <= place < 1000:
+            raise RequestError("must be a place in the scenario's stimuli", field=f"{field}.place")
+        if not isinstance(text, str) or not text.strip() or place in found:
+            raise RequestError("must be a text, once per place", field=f"{field}.description")
+        found[place] = text
+    return found
+
+
+def scheduled_stimuli(session: EstateSession) -> list[dict[str, JsonValue]]:
+    """The temporal stimuli a provisioned session will trigger, as its answer names them."""
+    return [
+        {"place": place, "description": stimulus.description or ""}
+        for place, stimulus in enumerate(session.scenario.stimuli)
+        if stimulus.type == "temporal_condition"
+    ]
 
 
 def now_iso() -> str:
@@ -351,7 +389,7 @@ class Environments:
         read: dict[str, Any] = {
             "id": scenario_id,
             "preconditions": preconditions,
-            "stimuli": _provisioned_stimuli(scenario_id),
+            "stimuli": _provisioned_stimuli(scenario_id, body.get("temporal_stimuli")),
         }
         scenario = Scenario.model_construct(**read)
         estate = body.get("estate")

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from provebench.evidence import ApiCallEntry
+from provebench.evidence import ApiCallEntry, AuditEvent
 from provebench.si.provider._accounting import ENTRY_KIND
 from provebench.si.provider._environment import Environment, RequestError, now_iso
 from provebench.si.provider._kube import AGENT_USER
+from provebench.si.sim._recording import ENVIRONMENT
 from provebench.si.sim.declared._estate import CLUSTER_KINDS, HIDDEN_FIELDS, key_of
 
 OBSERVATION_TYPES: Final = ("audit_log", "resource_state", "state_diff")
@@ -101,7 +102,21 @@ def _audit_entries(environment: Environment, parameters: Mapping[str, Any]) -> d
     with environment.lock:
         log = environment.session.evidence(final_answer="").audit_log
     entries = []
+    # The environment's own acts (an injection, a temporal condition it triggered): no API
+    # operation of anyone's, yet part of what happened, so a runner can tell a change the agent
+    # did not make from one it did (red team SB-42, G3-4: a triggered condition appeared in no
+    # observation).
+    acts: list[dict[str, Any]] = []
     for entry in log:
+        if isinstance(entry, AuditEvent) and entry.actor == ENVIRONMENT:
+            acts.append(
+                {
+                    "name": entry.name,
+                    "timestamp": environment.time_of(entry.after_step),
+                    "after_step": entry.after_step,
+                    "detail": entry.detail,
+                }
+            )
         if not isinstance(entry, ApiCallEntry):
             continue  # environment events (a state injection) are not API operations
         timestamp = environment.time_of(entry.after_step)
@@ -135,7 +150,12 @@ def _audit_entries(environment: Environment, parameters: Mapping[str, Any]) -> d
         for event in list(environment.kube_audit)
         if _event_matches(event, namespace, resource_type, verb, time_from, time_to)
     ]
-    return {"agent_principal": AGENT_USER, "entries": entries, "events": events}
+    return {
+        "agent_principal": AGENT_USER,
+        "entries": entries,
+        "events": events,
+        "environment_events": acts,
+    }
 
 
 def _event_matches(

@@ -46,6 +46,7 @@ from provebench.si.provider._environment import (
     Environments,
     RequestError,
     scenario_entries,
+    scheduled_stimuli,
 )
 from provebench.si.provider._fault import provider_fault
 from provebench.si.provider._kube import Answer, KubeFace, Request, kubeconfig, status_object
@@ -267,6 +268,8 @@ class ProviderServer:
             # provebench's own: which estate was built and why (docs/si-provider.md)
             "estate": environment.estate[0],
             "estate_reason": environment.estate[1],
+            # provebench's own: the temporal conditions the provider will trigger (§3.3)
+            "scheduled_stimuli": scheduled_stimuli(environment.session),
             "status": "ready",
         }
 

@@ -144,6 +144,17 @@ class DeclaredSession(SelectorWrites):
                         "`temporal`",
                         field=field,
                     )
+                # Checked before the run, as the physical estate checks it (`temporal_stimuli`):
+                # found only when due, a change of an object the estate lacks failed the agent's
+                # call that made it due, after that call was performed (red team SB-42, G3-3).
+                for change in reading.temporal.changes:
+                    kind, _, name = change.resource.partition("/")
+                    if self._estate.get(kind, change.namespace, name) is None:
+                        raise ProvebenchError(
+                            f"scenario {self.scenario.id}: the temporal change names "
+                            f"{change.resource}, which the estate does not hold",
+                            field=field,
+                        )
                 self._temporal.append((index, reading.temporal))
         if not prompts:
             raise ProvebenchError(
