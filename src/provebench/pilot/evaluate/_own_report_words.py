@@ -28,6 +28,12 @@ read as them (`_glued`; pilot red team 37, H2: "processedsuccessfully", "notimpo
 entry's own file ids read as the word `file`, and a whole quotation of what the laboratory
 served of the file (its name, its metadata) is data, no word of the report (`_quotation`,
 `_parts_cut`; pilot red team 33, A8 and 34, A3, A8: a name's tag `status,imported` quoted).
+
+A failure entry's text about a refused file and a work path naming one are read more strictly
+still (`holds_unlisted_word`; call-import-evaluator/6, pilot red team 42, H1-H10): a closed
+allow-list, the words of the reference rules' own details, since the status words above are a
+deny-list that never closed. `says_succeeded` stays the reading of the importer's other text
+naming a refused file (an exception), which is not the importer's to word.
 """
 
 from __future__ import annotations
