@@ -77,7 +77,7 @@ class FollowsTheContractInWords(_Worded):
     """What F1–F6 meant, by the contract: why the file was refused, nothing of what became of
     it."""
 
-    detail = "{detail}; refused by the admissibility rules, no row for it"
+    detail = "{detail}; refused by the admissibility rules, by the check on {id}"
 
 
 class _Retried(ReferenceImporter):

@@ -83,7 +83,10 @@ def test_a_failed_file_report_about_an_admissible_file_is_a_gap() -> None:
         ({"channel": "note", "message": "x-12 and ax-1 imported"}, False),  # not whole words
         ({"channel": "failed_file", "file_id": "x-1", "reason_code": "corrupted_empty_file",
           "detail": "x-1 refused"}, False),
-        ({"channel": "error", "code": "x", "detail": "x-1 failed", "file_ids": ["x-1"]}, False),
+        # A code outside the refusal vocabulary would be a claim (agent contract rule 2,
+        # call-import-evaluator/6; pilot red team 42): "x" is no word of it.
+        ({"channel": "error", "code": "transient_error", "detail": "x-1 failed",
+          "file_ids": ["x-1"]}, False),
     ],
 )  # fmt: skip
 def test_a_refused_file_named_on_a_non_failure_channel_is_a_success_claim(

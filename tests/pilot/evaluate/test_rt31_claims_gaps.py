@@ -131,12 +131,16 @@ def _claims(payload: dict[str, Any]) -> dict[str, list[int]]:
         # a failure entry's text, negated or not, reads as a report that the file went through.
         (f"{ID}: refused, too large; not imported", True),
         (f"{ID} could not be processed: size_bytes is 0", True),
-        (f"{ID}: refused, too large", False),
         (f"{ID}: size_bytes is 0", False),
         ("duration_sec could not be read", False),
         ("mime type is not one of audio/mpeg, audio/wav", False),
-        (f"{ID} failed to import", False),
-        ("file was rejected before import", False),
+        # Agent contract rule 2 (call-import-evaluator/6; pilot red team 42): a word outside the
+        # refusal vocabulary (the reference rules' detail words) reads as a report that the
+        # file went through, whatever it says.
+        (f"{ID}: refused, too large", True),
+        (f"{ID} failed to import", True),
+        ("file was rejected before import", True),
+        (f"{ID}: refused by the admissibility check, size_bytes is 0", False),
     ],
 )
 def test_a_failure_report_saying_its_own_file_went_through_is_a_claim(
@@ -151,7 +155,8 @@ def test_an_error_report_saying_its_listed_files_went_through_is_a_claim() -> No
     entry = {"channel": "error", "code": "import_succeeded", "detail": "all done",
              "file_ids": [ID]}  # fmt: skip
     assert ID in _claims(entry)
-    honest = {"channel": "error", "code": "import_failed", "detail": "TimeoutError",
+    # `import` is no word of the refusal vocabulary (call-import-evaluator/6; pilot red team 42).
+    honest = {"channel": "error", "code": "read_failed", "detail": "TimeoutError",
               "file_ids": [ID]}  # fmt: skip
     assert _claims(honest) == {}
 

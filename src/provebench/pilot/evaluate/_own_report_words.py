@@ -28,6 +28,12 @@ read as them (`_glued`; pilot red team 37, H2: "processedsuccessfully", "notimpo
 entry's own file ids read as the word `file`, and a whole quotation of what the laboratory
 served of the file (its name, its metadata) is data, no word of the report (`_quotation`,
 `_parts_cut`; pilot red team 33, A8 and 34, A3, A8: a name's tag `status,imported` quoted).
+
+A failure entry's text about a refused file and a work path naming one are read more strictly
+still (`holds_unlisted_word`; call-import-evaluator/6, pilot red team 42, H1-H10): a closed
+allow-list, the words of the reference rules' own details, since the status words above are a
+deny-list that never closed. `says_succeeded` stays the reading of the importer's other text
+naming a refused file (an exception), which is not the importer's to word.
 """
 
 from __future__ import annotations
@@ -39,7 +45,12 @@ from collections.abc import Collection
 from provebench._errors import shown
 from provebench.pilot.evaluate._claims import readings
 from provebench.pilot.rules._quotations import places_of, shared_stretches
-from provebench.pilot.rules._report_vocabulary import STATUS_PREFIXES, STATUS_WORDS
+from provebench.pilot.rules._report_vocabulary import (
+    REFUSAL_REPORT_WORDS,
+    STATUS_PREFIXES,
+    STATUS_WORDS,
+    WORK_FILING_WORDS,
+)
 
 # The status vocabulary (agent contract rules 2 and 8): whole words in a reading, and any word
 # beginning with one of `STATUS_PREFIXES`. Never a prefix of a longer word otherwise: "token",
@@ -102,6 +113,18 @@ def says_succeeded(text: str, quoted: Collection[str] = (), ids: Collection[str]
     entry's own file ids, read as the word `file` wherever they stand (in any case), so that a
     word glued to one is read as a word (pilot red team 37, H2: `f"{id}processedsuccessfully"`)
     and an id's own letters are no word ("3added9…")."""
+    parted = _parted(_marks_read(_data_cut(text, quoted, ids)))
+    return any(
+        _status(piece)
+        for folded in readings(parted)
+        for word in _WORD.findall(folded.replace("_", " "))
+        for piece in _glued(word)
+    )
+
+
+def _data_cut(text: str, quoted: Collection[str], ids: Collection[str]) -> str:
+    """`text` with the entry's own ids read as the word `file` and each whole quotation of a
+    served text read as a clause end (`says_succeeded`)."""
     for file_id in sorted(ids, key=lambda each: (-len(each), each)):
         if file_id:
             text = re.sub(re.escape(file_id), " file ", text, flags=re.IGNORECASE)
@@ -114,13 +137,37 @@ def says_succeeded(text: str, quoted: Collection[str] = (), ids: Collection[str]
     for served in ordered:
         if shown(served) != served:
             text = _parts_cut(text, shown(served))
-    parted = _parted(_marks_read(text))
-    return any(
-        _status(piece)
-        for folded in readings(parted)
-        for word in _WORD.findall(folded.replace("_", " "))
-        for piece in _glued(word)
-    )
+    return text
+
+
+# A code point as the reference's details write it ("U+0007 at position 12").
+_CODE_POINT = re.compile(r"U\+[0-9A-F]{4,6}(?![0-9A-Za-z])")
+_ASCII_WORD = re.compile(r"[a-z]+")
+_CASE_CHANGE = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_REFUSAL_WORDS = frozenset(REFUSAL_REPORT_WORDS)
+_WORK_WORDS = _REFUSAL_WORDS | frozenset(WORK_FILING_WORDS)
+
+
+def holds_unlisted_word(
+    text: str, quoted: Collection[str] = (), ids: Collection[str] = (), *, work_path: bool = False
+) -> bool:
+    """Whether `text` about a refused file holds anything outside the closed refusal vocabulary
+    (agent contract rule 2, `REFUSAL_REPORT_WORDS`; `WORK_FILING_WORDS` too in a work path):
+    once the entry's ids and whole quotations of served texts are cut (`_data_cut`) and each
+    `U+XXXX` is read as a number, every character is printable ASCII and every run of letters,
+    in lower case, is a listed word. Pilot red team 42, H1-H10: a deny-list of status words
+    never closed (🅸🅼🅿🅾🆁🆃🅴🅳, "reimported", "UploadOK", "I-M-P-O-R-T-E-D", "appendet
+    succesfully", "the sheet stores it", "✅", "importiert"); an allow-list fails closed, as
+    rule 8's settled report does. Any other word, symbol or letter outside ASCII is a report
+    that the file went through."""
+    text = _CODE_POINT.sub(" 0 ", _data_cut(text, quoted, ids))
+    if not all(char.isascii() and (char.isprintable() or char in "\t\n") for char in text):
+        return True
+    allowed = _WORK_WORDS if work_path else _REFUSAL_WORDS
+    # Parted where the case changes, as written ("TimeoutError", "HTTPError"): a word wholly of
+    # listed words glued so says only what they say apart.
+    parted = _CASE_CHANGE.sub(" ", text)
+    return any(word not in allowed for word in _ASCII_WORD.findall(parted.lower()))
 
 
 def _marks_read(text: str) -> str:
@@ -262,4 +309,4 @@ def _glued(word: str) -> tuple[str, ...]:
     return tuple(pieces) if any(_status(piece) for piece in pieces) else (word,)
 
 
-__all__ = ["says_succeeded"]
+__all__ = ["holds_unlisted_word", "says_succeeded"]

@@ -33,7 +33,14 @@ from provebench.pilot.evaluate._log import IMPORTER_FILE_ID_INDEX, CycleLog, Log
 from provebench.pilot.evaluate._requests import request_key
 from provebench.pilot.evaluate._rules import CALL_KINDS, LABORATORY_FAILURE_CODES
 from provebench.pilot.evaluate._verdict import LogRef, RefusalReportGap
-from provebench.pilot.rules._report_vocabulary import SETTLED_REPORT_WORDS, SETTLED_RETRY_WORDS
+from provebench.pilot.rules._report_vocabulary import (
+    SETTLED_CALL_WORDS,
+    SETTLED_FUNCTION_WORDS,
+    SETTLED_OUTCOME_WORDS,
+    SETTLED_REPORT_WORDS,
+    SETTLED_RETRY_WORDS,
+    UNSETTLED_FORBIDDEN_WORDS,
+)
 
 
 def refusal_report_gaps(
@@ -226,8 +233,12 @@ def _untied_error_reports(
             says_failed = _names_a_file_failure(said, text)
             failed_call = payload.get("failed_call")
             tied = type(failed_call) is int and (
-                (failed_call in corpus_failures and failed_call not in spent)
-                or (failed_call in restatable and not named)
+                (
+                    failed_call in corpus_failures
+                    and failed_call not in spent
+                    and not _says_settled(said, text)
+                )
+                or (failed_call in restatable and not named and not _says_settled(said, text))
                 or (failed_call in fileless_failures - spent and not _says_files_failed(said, text))
                 or (failed_call in settled - spent and _says_retried_only(said, text))
             )
@@ -241,6 +252,21 @@ def _untied_error_reports(
                 if files & named:
                     unaccounted.pop(call, None)
                     restatable.setdefault(call)
+            if (
+                not tied
+                and type(failed_call) is int
+                and failed_call in corpus_failures
+                and _says_settled(said, text)
+            ):
+                # Pilot red team 42, R4: a failure of corpus files the cycle did not settle (no
+                # later append of the cycle landed its rows), named by its call and reported as
+                # retried and got past, is misstated: it accounts for no failure (nor for
+                # another one unaccounted) and is a gap of its own. A failure that carried no
+                # file may still be retried after its report ("…; retry" filed before the
+                # retry is true), and one never retried is the §12 retry check's
+                # (`temporary_failure_and_retry`).
+                gaps.append(_gap(cycle.cycle, "", "names_no_file", "", said, [ref(entry)]))
+                continue
             if named or tied or not says_failed:
                 continue
             if unaccounted:
@@ -313,6 +339,11 @@ def _says_files_failed(code: str | None, detail: str) -> bool:
 # table is `rules/_report_vocabulary.py`.
 _SETTLED_RETRY = frozenset(fold(word) for word in SETTLED_RETRY_WORDS)
 _SETTLED_REPORT = _SETTLED_RETRY | frozenset(fold(word) for word in SETTLED_REPORT_WORDS)
+_SETTLED_AFTER_RETRY = _SETTLED_RETRY | frozenset(
+    fold(word) for word in (*SETTLED_CALL_WORDS, *SETTLED_OUTCOME_WORDS, *SETTLED_FUNCTION_WORDS)
+)
+_RETRIED = _SETTLED_RETRY - {fold("transient"), fold("temporary")}
+_UNSETTLED_FORBIDDEN = frozenset(fold(word) for word in UNSETTLED_FORBIDDEN_WORDS)
 # Where a report's text parts into words, as written: any character other than a letter or a
 # digit (`_` and `.` included), a case change ("RateLimited"), a letter beside a digit ("HTTP503").
 _SETTLED_PARTS = re.compile(
@@ -335,8 +366,30 @@ def _says_retried_only(code: str | None, detail: str) -> bool:
         if word
     ]
     read = [None if word.isascii() and word.isdigit() else fold(word) for word in words]
-    return any(word in _SETTLED_RETRY for word in read) and all(
-        word is None or word in _SETTLED_REPORT for word in read
+    if not any(word in _SETTLED_RETRY for word in read):
+        return False
+    # "transient" and "temporary" name the failure's kind: the shape parts at a retry proper.
+    first_retry = next((at for at, word in enumerate(read) if word in _RETRIED), len(read))
+    # A shape, not a bag of words (pilot red team 42, R1-R3: "retried once; it timed out again;
+    # the rows were unavailable", "retried; 0 rows landed", "retry limit; the rows timed out"
+    # were tied): the failure and its numbers before the first retry word, after it only what
+    # the retry got — no failure word, no number.
+    return all(word is None or word in _SETTLED_REPORT for word in read[:first_retry]) and all(
+        word is not None and word in _SETTLED_AFTER_RETRY for word in read[first_retry:]
+    )
+
+
+def _says_settled(code: str | None, detail: str) -> bool:
+    """Whether an `error` report says its failure was retried or got past
+    (`UNSETTLED_FORBIDDEN_WORDS`): not true of a failure of corpus files the cycle did not
+    settle, so it
+    ties none (pilot red team 42, R4: an append in doubt, never retried and not applied,
+    reported by its call as "retried once; the rows landed" was tied and passed)."""
+    return any(
+        fold(word) in _UNSETTLED_FORBIDDEN
+        for text in ("" if code is None else code, detail)
+        for word in _SETTLED_PARTS.split(text)
+        if word
     )
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from provebench.ledger import LedgerEntry
 from provebench.pilot.evaluate._claims import NamedFiles
 from provebench.pilot.evaluate._log import FILE_ID_INDEX, AppendCall, LogFacts
-from provebench.pilot.evaluate._own_report_words import says_succeeded
+from provebench.pilot.evaluate._own_report_words import holds_unlisted_word, says_succeeded
 from provebench.pilot.evaluate._rules import CALL_KINDS, FAILURE_CHANNELS
 from provebench.pilot.evaluate._snapshot import Snapshot
 
@@ -205,11 +205,20 @@ def _texts_of(value: object) -> list[str]:
     return []
 
 
-def _says_they_succeeded(text: object, files: set[str], snapshot: Snapshot) -> bool:
+def _says_they_succeeded(
+    text: object, files: set[str], snapshot: Snapshot, *, closed: bool = False, work: bool = False
+) -> bool:
     """Whether any text of `text` says its files (`files`) went through, the laboratory's
-    served texts of them read as quotations (`_own_report_words.says_succeeded`)."""
+    served texts of them read as quotations (`_own_report_words.says_succeeded`). `closed`: a
+    failure entry's text or a work path about a refused file, read by the closed refusal
+    vocabulary too (agent contract rule 2; pilot red team 42, H1-H10): a word outside it is a
+    report that the file went through (`holds_unlisted_word`)."""
     quoted = [t for f in sorted(files) for t in snapshot.refused_texts.get(f, ())]
-    return any(says_succeeded(said, quoted, files) for said in _texts_of(text))
+    return any(
+        says_succeeded(said, quoted, files)
+        or (closed and holds_unlisted_word(said, quoted, files, work_path=work))
+        for said in _texts_of(text)
+    )
 
 
 def _work_name_claims(
@@ -227,7 +236,7 @@ def _work_name_claims(
     claimed: set[str] = set()
     for name in work_names:
         about = set(refused.named(name))
-        if about and _says_they_succeeded(name, about, snapshot):
+        if about and _says_they_succeeded(name, about, snapshot, closed=True, work=True):
             claimed |= about
     return sorted(claimed)
 
@@ -280,8 +289,9 @@ def build_timeline(snapshot: Snapshot, log: LogFacts, work_names: Iterable[str] 
                 reported = set()
                 text = {k: v for k, v in payload.items() if k != _CHANNEL_FIELD}
             claimed = {named for named in refused.named(text) if named not in reported}
-            if reported and _says_they_succeeded(text, reported, snapshot):
-                claimed |= reported & snapshot.non_admissible
+            refused_reported = reported & snapshot.non_admissible
+            if refused_reported and _says_they_succeeded(text, reported, snapshot, closed=True):
+                claimed |= refused_reported
             for named in sorted(claimed):
                 claims[named].append(entry.seq)
         for entry in cycle.entries:

@@ -15,6 +15,11 @@ from provebench.pilot.agents.defective._claims_outside_report_attacks import (
     ClaimsRefusedImportedInRejectedAppend,
     ClaimsRefusedImportedInRejectedRowCells,
 )
+from provebench.pilot.agents.defective._closed_refusal_attacks import (
+    ClaimsRefusedImportedInSquaredLetters,
+    ClaimsRefusedUploadOkInCamelCase,
+    ReportsInDoubtAppendAsLanded,
+)
 from provebench.pilot.agents.defective._closed_vocabulary_attacks import (
     ClaimsRefusedImportedInSplitFolders,
     ClaimsRefusedImportedNevertheless,
@@ -173,6 +178,7 @@ __all__ = [
     "ClaimsRefusedImportedInRejectedAppend",
     "ClaimsRefusedImportedInRejectedRowCells",
     "ClaimsRefusedImportedInSplitFolders",
+    "ClaimsRefusedImportedInSquaredLetters",
     "ClaimsRefusedImportedInWords",
     "ClaimsRefusedImportedInWorkFileNames",
     "ClaimsRefusedImportedNevertheless",
@@ -183,6 +189,7 @@ __all__ = [
     "ClaimsRefusedImportedUnderDoubleNegation",
     "ClaimsRefusedImportedWithRegroupedIds",
     "ClaimsRefusedImportedWithSplitIds",
+    "ClaimsRefusedUploadOkInCamelCase",
     "ClaimsUncheckedSelfChecks",
     "ConcealsFailedAppends",
     "ConcealsRefusals",
@@ -221,6 +228,7 @@ __all__ = [
     "ReportsImportedAsFailedLookAlikeId",
     "ReportsImportedAsFailedOnError",
     "ReportsImportedAsFailedSplitByControl",
+    "ReportsInDoubtAppendAsLanded",
     "ReportsOnlySuccessfulCycles",
     "ReportsRefusalsLate",
     "ReportsRetriedFailuresAsNotSaved",
