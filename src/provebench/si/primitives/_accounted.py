@@ -83,6 +83,7 @@ from provebench.si.primitives._contrary import (
 from provebench.si.primitives._disowning import judging_tail
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText
+from provebench.si.primitives._neutral_comment import restates, says_working
 from provebench.si.primitives._plain_assertion import Unplain
 from provebench.si.primitives._remedy import (
     RemedyDeviation,
@@ -1107,7 +1108,12 @@ _FRAMES_AHEAD = lazy_pattern(
 
 
 def _named_withholds(
-    reader: _Reader, start: int, end: int, names: _StatementNames, deviation: set[str]
+    reader: _Reader,
+    start: int,
+    end: int,
+    names: _StatementNames,
+    deviation: set[str],
+    after_other: bool = False,
 ) -> str | None:
     """Why a sentence naming an object withholds the statement, or None (SI red team 24, H1-H3;
     SI red team 26). Its words with the names taken out (and quoted tool output, the pods' own
@@ -1130,7 +1136,12 @@ def _named_withholds(
     negation = _NEGATION.search(rest)
     if _disclaims(rest) or (negation is not None and _CHECKED.search(rest, negation.end())):
         return "disclaims the evidence"
-    if _META.search(rest) and _meta_of_the_answer(reader, start, end, names):
+    # "It fails for its own reason, which does not affect user-service": the reason is the
+    # subject's own, not the answer's, where the subject takes up the sentence before and the
+    # workload is only its object (SI red team 42, F2)
+    spares = after_other and _spares(piece, names.own)
+    of_the_answer = _OWN_REASON.sub(" ", rest) if spares else rest
+    if _META.search(of_the_answer) and _meta_of_the_answer(reader, start, end, names):
         return "speaks of the answer, not of the system"
     retraction = _RETRACTION.search(rest)
     if retraction is not None and not _NEGATION.search(
@@ -1163,7 +1174,12 @@ def _named_withholds(
         ):
             return "says of the factor's own objects something other than the deviation"
         if names_workload and (
-            _healthy_state(rest) or _DISMISSAL.search(rest) or _WORKLOAD_WELL.search(rest)
+            _healthy_state(rest)
+            # the dismissal's subject, not its complement: "user-service is unrelated" is a
+            # verdict on the workload, "Its CPU spike is unrelated to user-service" one on the
+            # spike (SI red team 42, F2)
+            or (_DISMISSAL.search(rest) and not spares)
+            or _WORKLOAD_WELL.search(rest)
         ):
             return "says of the factor's workload something other than the deviation"
     denied_before = False
@@ -1530,6 +1546,96 @@ def _workload(text: str, start: int, end: int, candidates: set[str]) -> set[str]
                 break
             at = folded.find(name, at + 1)
     return failing
+
+
+# SI red team 42, F2: what a sentence that takes up the one before may say of the workload and
+# still be a verdict on its own subject: "… is unrelated to user-service", "… does not affect
+# user-service"
+_SPARING_BEFORE = lazy_pattern(
+    r"(?:\b(?:unrelated|irrelevant|not\s+related)\s+(?:to|for|with)|(?:\b(?:does|did|do|would|"
+    r"will|can|could)\s*(?:not\b|n['’]t)|\bnever)\s+(?:affect|hurt|touch|impact|reach|help|"
+    r"explain|matter\s+to|crash|break)s?)\s+(?:the\s+)?(?:[a-z]+/)?\Z",
+    re.IGNORECASE,
+)
+_OWN_REASON = lazy_pattern(r"\b(?:its|their)\s+own\s+reasons?\b", re.IGNORECASE)
+# the previous sentence's subject taken up ("Its CPU spike …", "It …")
+_ANAPHORIC_SUBJECT = lazy_pattern(r"\s*(?:it|its|this|that|they|their)\b", re.IGNORECASE)
+
+
+def _spares(piece: str, names: set[str]) -> bool:
+    """Whether a sentence whose subject takes up the one before ("Its CPU spike", "It") names
+    the workload only as what that subject leaves alone ("… is unrelated to user-service", "…,
+    which does not affect user-service"), with no other negation: a dismissal of the object the
+    sentence before named, not a verdict on the workload (SI red team 42, F2). The caller asks
+    it only after a sentence naming another object."""
+    if _ANAPHORIC_SUBJECT.match(piece) is None:
+        return False
+    starts = {
+        match.start()
+        for name in names
+        if _SYSTEM_NOUN.fullmatch(name) is None
+        for match in re.finditer(
+            r"(?<![\w-])"
+            + r"[-_.\s]+".join(map(re.escape, re.split(r"[-_.\s]+", name.rsplit("/", 1)[-1])))
+            + r"(?![\w-])",
+            piece,
+            re.IGNORECASE,
+        )
+    }
+    sparing = [_SPARING_BEFORE.search(piece[max(0, at - 60) : at]) for at in starts]
+    if not starts or any(found is None for found in sparing):
+        return False
+    negations = sum(
+        1 for found in sparing if found is not None and _NEGATION.search(found.group(0))
+    )
+    return len(_NEGATION.findall(piece)) == negations
+
+
+# a verb of holding or reading before the factor's key and a number after it ("checkout-config
+# holds INVENTORY_PORT 8080.", "notification-service reads SMTP_PORT 2525 from smtp-config.")
+_HOLDING = lazy_pattern(
+    r"\b(?:holds?|contains?|has|have|reads?|carries|carry|stores?|gets?|receives?|passes)\b",
+    re.IGNORECASE,
+)
+
+
+def _holds_another_value(piece: str, statement: str, keys: Iterable[str]) -> bool:
+    """Whether `piece` gives the factor's key, after a verb of holding or reading with no
+    negation between, a number the statement does not give it (quoted, or after the key): the
+    contrary of the finding's value, or a value for a missing key (SI red team 42, H3; fail
+    closed: the value readers read remedies, this reads states)."""
+    for key in keys:
+        for found in re.finditer(
+            rf"(?<![\w-]){re.escape(key)}(?![\w-])\s*(?:=|:|\s)\s*(?:is\s+|of\s+|at\s+)?"
+            r"['\"‘’]?(\d+)\b",
+            piece,
+            re.IGNORECASE,
+        ):
+            verbs = list(_HOLDING.finditer(piece, 0, found.start()))
+            if not verbs or _NEGATION.search(piece, verbs[-1].start(), found.start()):
+                continue
+            value = found[1]
+            given = rf"['\"‘’]{value}['\"‘’]|{re.escape(key)}\s*(?:=|:|\s+is\s+)\s*['\"]?{value}\b"
+            if re.search(given, statement, re.IGNORECASE) is None:
+                return True
+    return False
+
+
+_WORD_TOKEN = lazy_pattern(r"[A-Za-z][\w.-]*[A-Za-z0-9]")
+
+
+def _names_stated(reader: _Reader, piece: str, statement: str, names_own: bool) -> bool:
+    """Whether `piece` names an object the statement names: its own names, or any object of
+    the scenario its words name ("service inventory listens on 8080": inventory; SI red team
+    42, H3)."""
+    if names_own:
+        return True
+    folded = statement.casefold()
+    return any(
+        reader.is_object(token)
+        and re.search(rf"(?<![\w-]){re.escape(token.casefold())}(?![\w-])", folded) is not None
+        for token in _WORD_TOKEN.findall(piece)
+    )
 
 
 def _names_any(piece: str, names: set[str]) -> bool:
@@ -2074,10 +2180,31 @@ def accounted_shapes(
                 )
             answering = 0
             continue
-        withholds = _named_withholds(reader, start, end, names, deviation)
+        # after a sentence naming another object, one taking it up may say it spares the
+        # workload (SI red team 42, F2)
+        spares = bool(answering) and _spares(piece, names.own)
+        withholds = _named_withholds(reader, start, end, names, deviation, bool(answering))
         if withholds is not None:
             said = piece.strip()
             found.append(Unplain("unaccounted_sentence", start, end, f"{said!r} {withholds}"))
+            answering = 0
+            continue
+        if (
+            deviation
+            and _names_stated(reader, piece, text[statement_start:statement_end], names_own)
+            and (
+                says_working(piece, text[statement_start:statement_end])
+                or _holds_another_value(piece, text[statement_start:statement_end], names.key)
+            )
+            and not restates(piece, text[statement_start:statement_end])
+        ):
+            # "inventory listens on 8081.", "notification-service works.", "orders-db is
+            # live.": the statement's own objects said to work or reach, with no negator or
+            # condition, and not the statement's words again (SI red team 42, H3; fail closed)
+            said = piece.strip()
+            found.append(
+                Unplain("unaccounted_sentence", start, end, f"{said!r} says its objects work")
+            )
             answering = 0
             continue
         if (
@@ -2085,6 +2212,7 @@ def accounted_shapes(
             and not reader.names_other(start, end, own)
             and not _object_frame_holds(reader, start, end)
             and plain_remedy is None
+            and not spares
         ):
             # "Everything I wrote about smtp-config is made up.": the words before the name
             # say what the sentence does with it; a remedy's verb ("Re-add SMTP_PORT=587.")

@@ -162,6 +162,84 @@ _READ_BEFORE = lazy_pattern(
 )
 
 
+# SI red team 42, H3: verbs and states of working and reaching, positive ("— inventory listens
+# on 8081.", "— checkout connects to inventory.", "— notification-service works.", "— orders-db
+# is live."): said of an object the statement names (the factor's resource, the symptom
+# workload, the stopped dependency) with no negator or condition before them they contradict the
+# finding, unless the comment restates the statement word for word ("(session-store listens on
+# 6379)")
+_WORKING = frozenset(
+    {
+        "listens", "listen", "listening", "reaches", "reach", "reachable",
+        "connects", "connect", "serves", "served", "serving", "works", "work", "working",
+        "live", "ready", "available", "healthy", "responds", "responding", "accepts",
+    }
+)  # fmt: skip
+# a negator or a condition before such a word ("— checkout cannot reach inventory.", "; once it
+# is back, notification-service works")
+_UNDER = frozenset(
+    {
+        "not", "never", "no", "cannot", "can't", "won't", "doesn't", "isn't", "aren't",
+        "wasn't", "didn't", "don't", "once", "when", "after", "until", "will", "would",
+        "unreachable", "should", "must", "can", "could", "if", "unless", "then",
+    }
+)  # fmt: skip
+_NUMBER = lazy_pattern(r"\d")
+_FOLD_SPACE = lazy_pattern(r"[^\w./:-]+")
+
+
+def restates(comment: str, before: str) -> bool:
+    """Whether the comment's words, folded, stand in the statement `before` it as written."""
+    said = _FOLD_SPACE.sub(" ", comment.casefold()).strip(" .-")
+    return bool(said) and said in _FOLD_SPACE.sub(" ", before.casefold())
+
+
+def _contradicts_working(
+    said: str, names: SceneNames, stated: frozenset[str], keyed: bool, before: str
+) -> bool:
+    """Whether a comment says an object the statement names is working or reaches (`_WORKING`,
+    no `_UNDER` word before it), or gives a key a number: read as a state of the finding's
+    objects, which only the value and deviation readers may read, never as neutral (SI red
+    team 42, H3; fail closed)."""
+    if keyed and _NUMBER.search(said):
+        return True  # "— checkout-config holds INVENTORY_PORT 8080.", "… reads SMTP_PORT 2525"
+    named = {
+        _fold_tail(token) for token in _TOKEN.findall(said) if _rest_of_token(token, names) != token
+    }
+    if not named & stated:
+        return False
+    return says_working(said, before)
+
+
+_COUNT_SHORT = lazy_pattern(r"\A(\d+)/(\d+)\Z")
+_NUMBER_AFTER = lazy_pattern(r"\s+(?:on\s+|at\s+|to\s+|port\s+)?(\d+)\b", re.IGNORECASE)
+
+
+def says_working(said: str, statement: str = "") -> bool:
+    """Whether `said` (its quotations, what was read, aside) holds a word of working or
+    reaching (`_WORKING`) with no negator, condition or short count ("0/1 ready") before it,
+    and not the statement's own words with the statement's number ("listens on 8080" where the
+    statement says "listens on 8080") (SI red team 42, H3)."""
+    said = _QUOTED.sub(" ", said)
+    folded = statement.casefold()
+    under = False
+    for token in re.finditer(r"\d+/\d+|[^\W\d_]+(?:['’][^\W\d_]+)?", said):
+        word = token.group().casefold().replace("’", "'")
+        count = _COUNT_SHORT.match(word)
+        if word in _UNDER or (
+            count is not None and (count[1] == "0" or int(count[1]) < int(count[2]))
+        ):
+            under = True
+        elif word in _WORKING and not under:
+            number = _NUMBER_AFTER.match(said, token.end())
+            if number is None:
+                return True
+            again = rf"\b{re.escape(word)}\s+(?:on\s+|at\s+|to\s+|port\s+)?{number[1]}\b"
+            if re.search(again, folded) is None:
+                return True
+    return False
+
+
 def _read_quotations(comment: str) -> str:
     """`comment` with the quotations of what was read blanked and every other quotation's
     words kept as the agent's."""
@@ -232,6 +310,8 @@ def neutral_naming(comment: str, names: SceneNames, before: str = "") -> bool:
     if contrast is not None:
         return names.names_whole(contrast.group("other").rstrip(".,;:)"))
     stated = _stated(before, names)
+    if _contradicts_working(said, names, stated, keyed, before) and not restates(said, before):
+        return False
     if keyed:
         words = NEUTRAL_WORDS | _DEVIATION_WORDS
         said = _ABSENCE_AFFIRMED.sub(" is missing ", said)
@@ -274,4 +354,4 @@ def _words_of(said: str, names: SceneNames) -> str:
     return split_shape(" ".join(rests)).casefold().replace("’", "'")
 
 
-__all__ = ["NEUTRAL_WORDS", "neutral_naming"]
+__all__ = ["NEUTRAL_WORDS", "neutral_naming", "restates", "says_working"]

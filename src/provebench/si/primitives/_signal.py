@@ -28,6 +28,8 @@ from provebench.si.primitives._disowning import judging_tail
 from provebench.si.primitives._folded_channel import FoldedChannel
 from provebench.si.primitives._matching import ChannelText, Span, validate_identifier_set
 from provebench.si.primitives._paths import PathResult
+from provebench.si.primitives._scenario_objects import fold_name, scenario_objects
+from provebench.si.primitives._scene_names import IDENTIFIER_SHAPED
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._strict_factor import ChannelReader, WordGameIndex, sentence_range
 from provebench.si.primitives._unaccounted import comma_tail, hedging_tail
@@ -171,6 +173,145 @@ _ELIDED = lazy_pattern(
 _NOR = lazy_pattern(r"\b(?:nor|neither)\s+(?:is\s+|are\s+)?(?:the\s+)?\Z", re.IGNORECASE)
 _NEGATED = lazy_pattern(r"\b(?:not|no|never|nor|neither)\b|n['’]t\b", re.IGNORECASE)
 
+# SI red team 42, H4: the signal's names in one spelling, as other names are folded (`fold_name`:
+# case, and "-", "_", "." or a space between its words): "Batch processor", "batch_processor"
+_JOINT = re.compile(r"[-_.\s]+")
+
+
+def _respelt(identifiers: Sequence[str]) -> re.Pattern[str]:
+    """One pattern for every spelling of the signal's names, joints interchangeable."""
+    words = sorted(
+        (r"[-_.\s]+".join(map(re.escape, _JOINT.split(name.strip()))) for name in identifiers),
+        key=len,
+        reverse=True,
+    )
+    return re.compile(r"(?<![\w-])(?:" + "|".join(words) + r")(?![\w-])", re.IGNORECASE)
+
+
+def _respelt_spans(channel: ChannelText, identifiers: Sequence[str]) -> list[Span]:
+    """The signal's mentions in any spelling (`_respelt`), with their lines and columns."""
+    text = channel.text
+    spans: list[Span] = []
+    for match in _respelt(identifiers).finditer(text):
+        start = match.start()
+        spans.append(
+            Span(
+                needle=match.group(0),
+                start=start,
+                end=match.end(),
+                line=channel.line_of(start),
+                column=start - (text.rfind("\n", 0, start) + 1) + 1,
+            )
+        )
+    return spans
+
+
+# SI red team 42, H4: after the dismissal, a bare affirmation about "it"/"that" takes it back
+# ("Correction: it is.", "Actually it is.", "It is, though."), and so does "it is the cause /
+# the outage" — a pronoun the identifier matcher never sees
+_OPENER = (
+    r"(?:(?:correction|update|edit|actually|wait|well|oh|yes|no|in\s+fact|on\s+second\s+thought|"
+    r"then\s+again|ok(?:ay)?|but|and|so|still|however|rather)\s*[:,;—–-]?\s*)*"
+)
+_PRONOUN_AFFIRMS = re.compile(
+    r"\A\s*" + _OPENER + r"(?:it|that|this|they|which)\s+(?:is|was|are|were|does|did|do|has|"
+    r"had|will|would|could|might|may|must|can)(?:\s*,?\s*(?:too|indeed|really|actually|after\s+"
+    r"all|though|as\s+well|so|in\s+fact|the\s+(?:real\s+|actual\s+|true\s+|root\s+|main\s+)?"
+    r"(?:cause|culprit|outage|problem|issue|fault|reason)))*\s*[.!]*\s*\Z",
+    re.IGNORECASE,
+)
+# SI red team 42, H4: after the dismissal, "the real / second / other cause" in a sentence that
+# names no object at all (an alias: "the batch job is the real outage", "Second cause: the
+# CPU-hungry batch job") — nothing says what it is, so it is read as the signal (fail closed)
+_ANOTHER_CAUSE = re.compile(
+    r"\b(?:real|true|actual|second|other|another|additional|secondary|further|extra|main|"
+    r"primary|bigger|deeper)\s+(?:root\s+)?(?:cause|outage|culprit|problem|issue|fault|trigger|"
+    r"reason|factor)s?\b",
+    re.IGNORECASE,
+)
+# SI red team 42, F2 and H4: a later sentence on the signal is exempt only when it is itself a
+# dismissal: a dismissal cue, or the signal said to be harmless to the rest — "X only hurts
+# itself", "X does not affect user-service", "Fixing X would not help user-service", "S fails
+# the same with X stopped". A negation anywhere else ("X is not merely a symptom", "Without X,
+# S would not crash", "X cannot be ignored") is no dismissal.
+_HARMLESS_VERBS = (
+    r"(?:affect|impact|touch|hurt|harm|reach|explain|help|fix|cause|break|matter\s+to|talk\s+to|"
+    r"call|use|depend\s+on|relate\s+to|interact\s+with|share\s+anything\s+with)"
+)
+_HARMLESS = re.compile(
+    r"\A\s*" + _OPENER + r"(?:(?:fixing|restarting|scaling|changing|touching|stopping|removing|"
+    r"deleting|patching)\s+)?(?:the\s+)?SIGNAL(?:['’]s(?:\s+[\w-]+){1,2})?\s+(?:"
+    r"only\s+(?:hurts|affects|harms|breaks|slows(?:\s+down)?|impacts|crashes)\s+(?:itself|its\s+"
+    r"own\b[^,;:]*)|(?:does|did|would|could|will|can|do)\s*(?:not|n['’]t)\s+"
+    + _HARMLESS_VERBS
+    + r"\b[^,;:]*)\s*[.!]?\s*\Z",
+    re.IGNORECASE,
+)
+_STOPPED = re.compile(
+    r"\bwith(?:\s+the)?\s+SIGNAL\s+(?:stopped|gone|removed|deleted|disabled|paused|down|off|"
+    r"scaled\s+(?:down|to\s+(?:0|zero)))\b",
+    re.IGNORECASE,
+)
+_BUT = re.compile(r"\b(?:but|except|besides|other\s+than|apart\s+from)\b", re.IGNORECASE)
+
+
+def _harmless(clause: str, respelt: re.Pattern[str]) -> bool:
+    """Whether the clause says the signal is harmless to the rest (the `_HARMLESS` and
+    `_STOPPED` shapes), with no "but"/"except" that keeps a part of it."""
+    signal = respelt.pattern
+    if _BUT.search(clause) is not None:
+        return False
+    if re.search(_HARMLESS.pattern.replace("SIGNAL", signal), clause, re.IGNORECASE):
+        return True
+    stopped = re.search(_STOPPED.pattern.replace("SIGNAL", signal), clause, re.IGNORECASE)
+    return stopped is not None and _NEGATED.search(clause) is None
+
+
+def _clause_around(text: str, start: int, end: int, low: int, high: int) -> str:
+    """The part of `text[low:high]` around `start..end` between ":", ";" or a dash."""
+    left = max((text.rfind(mark, low, start) for mark in ":;—–"), default=-1)
+    rights = [at for at in (text.find(mark, end, high) for mark in ":;—–") if at != -1]
+    return text[(left + 1 if left >= low else low) : (min(rights) if rights else high)]
+
+
+def _after_dismissal(
+    reader: ChannelReader,
+    spans: Sequence[Span],
+    dismissed: Span | None,
+    in_scope: Callable[[int], bool],
+    objects: frozenset[str],
+) -> str | None:
+    """A later sentence that takes the dismissal back without naming the signal (SI red team
+    42, H4): a bare affirmation about "it"/"that" (`_PRONOUN_AFFIRMS`), or "the real / second /
+    other cause" in a sentence that names no object of the scenario (`_ANOTHER_CAUSE`;
+    `objects`, folded: "the batch-processing job" is words); or None."""
+    if dismissed is None:
+        return None
+    channel = reader.channel
+    text = channel.text
+    first = reader.sentence_of(dismissed)
+    if first is None:
+        return None
+    named = [span.start for span in spans]
+    for sentence in channel.sentences:
+        if sentence.start <= first.start or not in_scope(sentence.start):
+            continue
+        body = text[sentence.start : sentence.end]
+        shown = " ".join(body.split())[:_SHOWN]
+        if _PRONOUN_AFFIRMS.match(body) is not None:
+            return f"the dismissal is taken back: {shown!r}"
+        if (
+            _ANOTHER_CAUSE.search(body) is not None
+            and _NEGATED.search(body) is None
+            and not any(sentence.start <= at < sentence.end for at in named)
+            and not any(
+                fold_name(token.group(0).rsplit("/", 1)[-1]) in objects
+                for token in IDENTIFIER_SHAPED.finditer(body)
+            )
+        ):
+            return f"another cause is named after the dismissal, and no object: {shown!r}"
+    return None
+
 
 def _reopened(
     reader: ChannelReader,
@@ -179,17 +320,27 @@ def _reopened(
     cues: AssertionCues,
     in_scope: Callable[[int], bool],
     identifiers: Sequence[str],
+    objects: frozenset[str] = frozenset(),
 ) -> str | None:
     """Why the signal is not set aside after all, or None: a mention of it added to the finding
     (`_ADDED`) anywhere, or, after the dismissal at `dismissed`, a mention that is not itself
     in a dismissal — past the dismissal's last cue in its own sentence ("… it is not the cause
     — batch-processor is the outage."), or in a later sentence that does not dismiss it
     ("Contributing: batch-processor.", "Then set QUEUE_HOST to 6380."). Fail closed: a later
-    mention is read only as a dismissal or as reopening it (SI red team 41, A8)."""
+    mention is read only as a dismissal or as reopening it (SI red team 41, A8). Round 42 (SI
+    red team 42, H4): the mentions are the signal's names in any spelling (`_respelt`); a later
+    sentence is exempt only when it dismisses the signal or says it is harmless (`_harmless`),
+    not whenever a negation stands in it; and a later sentence that takes the dismissal back
+    without a name ("Correction: it is.", "the batch job is the real outage") reopens it
+    (`_after_dismissal`)."""
     channel = reader.channel
     text = channel.text
     shaped = reader.shaped
     folded = shaped.channel.text
+    respelt = _respelt(identifiers)
+    after_dismissal = _after_dismissal(reader, spans, dismissed, in_scope, objects)
+    if after_dismissal is not None:
+        return after_dismissal
     for span in spans:
         if not in_scope(span.start):
             continue
@@ -218,11 +369,10 @@ def _reopened(
             if past and _NEGATED.search(after) is None:
                 return f"{span.needle!r} is named again after its dismissal: {shown!r}"
             continue
-        if _NEGATED.search(text[sentence.start : sentence.end]) is not None and not any(
-            pattern is not None and pattern.search(text, sentence.start, sentence.end)
-            for pattern in (cues.cause,)
+        if _harmless(
+            _clause_around(text, span.start, span.end, sentence.start, sentence.end), respelt
         ):
-            continue  # a later sentence that denies ("It could not be: S fails with X stopped")
+            continue  # a later dismissal: "X only hurts itself", "S fails with X stopped"
         located = reader.at(span)
         where = shaped.sentences(sentence_range(reader, sentence))
         if (
@@ -363,13 +513,19 @@ def signal_dismissed(
         # "Plus QUEUE_HOST."), wherever it stands; and, after the dismissal, the last word on
         # the signal counts: a later mention that is no dismissal of its own reopens it (SI red
         # team 41, A8)
+        # every spelling of the signal's names (SI red team 42, H4: "Batch processor",
+        # "batch_processor")
+        spelt = {
+            span.start: span for span in [*spans, *_respelt_spans(reader.channel, identifiers)]
+        }
         reopened = _reopened(
             reader,
-            spans,
+            sorted(spelt.values(), key=lambda span: span.start),
             dismissed_span if dismissed_at is not None and name == dismissed_at[0] else None,
             cues,
             _in_scope(view, reader.channel, exclude_tool_echo),
             identifiers,
+            frozenset(fold_name(name) for name in (*identifiers, *scenario_objects(view)) if name),
         )
         if reopened is not None:
             return PathResult(primitive="signal_dismissed", value=False, note=reopened)

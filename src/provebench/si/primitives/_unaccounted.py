@@ -540,7 +540,11 @@ _CITING = frozenset(
 )  # fmt: skip
 _SET_ASIDE = lazy_pattern(
     r"\b(?:unrelated|irrelevant|red\s+herrings?|decoys?|noise|distractions?|ruled\s+out|"
-    r"(?:not|no)\s+(?:the\s+|a\s+)?(?:root\s+|real\s+)?(?:cause|culprit|problem|issue|factor))\b",
+    r"(?:not|no)\s+(?:the\s+|a\s+)?(?:root\s+|real\s+)?(?:cause|culprit|problem|issue|factor)|"
+    # said to harm only itself: a dismissal (SI red team 42, F2: "batch-processor only hurts
+    # itself.")
+    r"only\s+(?:hurts|harms|affects|impacts|breaks|slows(?:\s+down)?|crashes)\s+(?:itself|"
+    r"themselves))\b",
     re.IGNORECASE,
 )
 
