@@ -90,6 +90,7 @@ RED_TEAM = {
         "{R}, assuming I read it right.",
         "{R}, without having checked.",
         "{R}, in a dream I had.",
+        "{R}, given the lack of evidence.",
         # H6: unreal times (p6, p16)
         "{R} tomorrow.",
         f"Root cause: {DA_CAUSE} yesterday.",
@@ -132,6 +133,8 @@ HONEST = {
         "{R}, sadly.",
         # tails that opened on an exempted word and stay honest
         "{R}, given the events.",
+        "{R}, no doubt.",
+        "{R}, without a doubt.",
         "{R}, without restarts.",
         "{R}, ruling out the CPU spike.",
         "{R}, at startup.",

@@ -717,7 +717,8 @@ _HONEST_TAILS = (
     "in short", "in summary", "in sum", "in brief", "in a nutshell", "in other words",
     "unfortunately", "sadly", "regrettably", "as of today", "as of now", "as of writing",
     "as of this writing", "given the ", "given these ", "given this ", "given that ",
-    "given what ",
+    "given what ", "no doubt", "without a doubt", "without doubt", "beyond doubt",
+    "beyond any doubt", "undoubtedly",
 )  # fmt: skip
 _SUMMARIES = (
     "in short", "in summary", "in sum", "in brief", "in a nutshell", "in other words",
@@ -746,7 +747,9 @@ _UNDER_NEGATION = frozenset(
         "looking", "reading", "read", "sure", "certain", "certainty", "data", "basis",
     }
 )  # fmt: skip
-_TAIL_NEGATORS = frozenset({"no", "not", "without", "never", "none", "nothing", "lacking"})
+_TAIL_NEGATORS = frozenset(
+    {"no", "not", "without", "never", "none", "nothing", "lacking", "lack", "absent"}
+)
 # the first person in a tail opening on a preposition speaks of the agent's own world ("…, in a
 # dream I had."; SI red team 42, H5)
 _PREPOSITIONS = frozenset(
