@@ -90,6 +90,7 @@ from provebench.si.primitives._remedy import (
     gives_no_fix,
     is_remedy,
     opens_as_remedy,
+    prescribes_fix,
     remedy_end,
     remedy_label,
 )
@@ -2045,6 +2046,7 @@ def accounted_shapes(
     for start, end in pieces:
         if start < after:
             continue
+        sentence = text[start:end]  # with its label, read by the normative remedy reader
         label = remedy_label(text[start:end])
         if label and text[start + label : end].strip():
             # "Fix: nothing is missing.", "To fix: restart the node.": a label, no remedy; what
@@ -2069,7 +2071,11 @@ def accounted_shapes(
                 found.append(Unplain("factor_question", start, end, f"{piece.strip()!r}"))
             continue
         if (opens_as_remedy(piece) and plain_remedy is None) or (
-            plain_remedy is None and gives_no_fix(piece, own, reader.is_object, deviation_type)
+            plain_remedy is None
+            and (
+                gives_no_fix(piece, own, reader.is_object, deviation_type)
+                or gives_no_fix(sentence, own, reader.is_object, deviation_type)
+            )
         ):
             # "Set that theory aside.", "Add a grain of salt.", "Fix: add SMTP_HOST back.", "Add
             # it back, if it is missing.": a remedy's shape whose object is not the factor, or
@@ -2082,6 +2088,13 @@ def accounted_shapes(
             found.append(
                 Unplain("unaccounted_sentence", start, end, f"{said!r} is no plain remedy of it")
             )
+            answering = 0
+            continue
+        if plain_remedy is None and prescribes_fix(sentence, own, deviation_type):
+            # "Fix: INVENTORY_PORT=8080.", "Desired state: …", "INVENTORY_PORT should be
+            # 8080.": a remedy prescribed without an imperative, whose values all give the fix
+            # (the contrary was read just above), is the diagnosis's consequence, never a state
+            # of the factor (SI red team 42, F1, H2; `_remedy.normative_values`)
             answering = 0
             continue
         if plain_remedy is not None:

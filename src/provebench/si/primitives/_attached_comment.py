@@ -134,6 +134,30 @@ def _about_the_system(comment: str) -> bool:
     return opens_on_system and not _STATEMENT_BACK.intersection(rest)
 
 
+# a consequence named as the symptom alone (", hence the CrashLoopBackOff."; SI red team 42,
+# F5): a connective of consequence, then only these words, a closed grammar
+_SYMPTOM_WORDS = frozenset(
+    {
+        "the", "a", "its", "their", "repeated", "constant", "crashloopbackoff", "crashloop",
+        "crash", "crashes", "crashing", "restart", "restarts", "backoff", "outage", "failure",
+        "failures", "errors", "error", "createcontainerconfigerror", "downtime", "pods",
+        "pod", "loop", "back", "off", "timeouts", "connection", "refused", "create",
+        "container", "config",
+    }
+)  # fmt: skip
+_ARTICLES = frozenset({"the", "a", "its", "their"})
+_THEREFORE = lazy_pattern(r"[\s,;:—–-]*(?:hence|thus|therefore)\b[,\s]*", re.IGNORECASE)
+
+
+def _consequence_of_symptom(comment: str) -> bool:
+    """Whether `comment` is "hence / thus / therefore" and the symptom's name alone."""
+    opener = _THEREFORE.match(comment)
+    if opener is None:
+        return False
+    rest = _words(comment[opener.end() :])
+    return bool(rest) and set(rest) <= _SYMPTOM_WORDS and bool(set(rest) - _ARTICLES)
+
+
 def _checked(comment: str) -> bool:
     """Whether the comment denies that the statement is a guess and says what the agent
     checked, with nothing negated in it (`_AFFIRMED_CHECK`)."""
@@ -205,6 +229,8 @@ def _vouched(
         return True
     if _checked(comment):
         return True  # "— not a guess: I read X.": the agent's check, whatever it names
+    if _consequence_of_symptom(comment):
+        return True  # ", hence the CrashLoopBackOff.": the symptom, a consequence (F5)
     if _names_something(comment, names):
         # a name makes a comment a locus, not its words neutral: it commits only in a
         # known-neutral shape ("— X never starts."; not "— spurious, per X.", "— X objects.";

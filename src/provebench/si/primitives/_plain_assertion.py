@@ -240,6 +240,8 @@ def _tagging(aside: re.Match[str]) -> bool:
     gloss ("Résumé (Schlüssel):") are not."""
     if aside.group(2) is not None:
         return True
+    if "?" in aside.group(1) or "？" in aside.group(1):
+        return True  # "Root cause (confirmed?):" asks, it does not affirm (SI red team 42, H5)
     words = _words(aside.group(1))
     if not words or _negates(words):
         return True
@@ -251,11 +253,21 @@ def _tagging(aside: re.Match[str]) -> bool:
     said = " ".join(words)
     return not (
         said in _AFFIRMING_ASIDES
+        or said in _CONFIDENT_GLOSSES
         or all(word in _LABEL_WORDS for word in words)
         or (len(words) == 1 and words[0] in _LABEL_GLOSSES)
     )
 
 
+# a label's affirmation of its own confidence ("Root cause (high confidence):"; SI red team 42,
+# F5): high or full confidence only, never a low or a middling one
+_CONFIDENT_GLOSSES = frozenset(
+    {
+        "high confidence", "very high confidence", "full confidence", "confidence high",
+        "certain", "definite", "certainly", "definitely", "confirmed by the events",
+        "confirmed in the logs", "confirmed in the events",
+    }
+)  # fmt: skip
 # a label glossed in one word, another language's label word or a language tag (in the fold:
 # "Schlüssel" reads "schlussel")
 _LABEL_GLOSSES = frozenset(

@@ -142,7 +142,7 @@ _PROPOSER = (
 # anything else is put back as it should be; its object follows (`_OBJECT`)
 _PUTTING_BACK_VERB = (
     r"(?:re-?add|add|restor|reinstat|re-?creat|re-?apply|re-?set|set|put|defin|bring|"
-    r"start|scal|populat)\w*\b"
+    r"start|scal|populat|correct(?=\s))\w*\b"
 )
 # "revert" and "roll back" both add and remove (SI red team 37, W7: "Roll back SMTP_PORT." of a
 # missing key may undo the key's addition): they put back a value or a state, never a missing key
@@ -189,9 +189,34 @@ _LEAD = (
     rf"(?P<lead>(?:(?!{_NOT_LEADING}\b)(?:[A-Za-z]+,\s+|{_S_ADVERBS}\s+|"
     rf"[A-Za-z]*[A-RT-Za-rt-z]\s+)){{0,3}})"
 )
+# an introductory phrase closed by a comma or a colon before a remedy ("For now, set …", "After
+# that, …", "If needed, …", "In the meantime, …", "Step 2: set …", "Better: set …"; SI red team
+# 42, H1): up to six words of any kind, prepositions, subordinators and modals included, which
+# `_LEAD` refuses one by one. It opens a remedy only where it holds no clause of its own (a
+# subject and a finite verb: "If it is set, …", "Once INVENTORY_PORT is 8080, …"; `_clause`),
+# and the verb after it is then in its plain form (`_PLAIN_VERB`). Fail closed: the remedy after
+# it is read whole, its value by `_not_the_fix`, so a phrase that merely opens the sentence
+# cannot carry the fault past the remedy reader.
+_INTRO = r"(?P<intro>(?:[\w'’./-]+[ \t]+){0,5}[\w'’./-]+\s*[,:]\s+)?"
+_INTRO_RE = lazy_pattern(r"\W*" + _INTRO.replace("(?P<intro>", "(?:").removesuffix("?"))
+# a finite verb or a subject pronoun with a word after it: the phrase is a clause
+_CLAUSE = lazy_pattern(
+    r"\b(?:is|was|were|are|am|has|have|had|do|does|did|will|would|can|could|shall|should|may|"
+    r"might|must|isn['’]t|wasn['’]t|aren['’]t|don['’]t|doesn['’]t|didn['’]t|won['’]t|can['’]t)\b|"
+    r"\b(?:i|we|you|he|she|it|they|someone|somebody|something|nothing|everything|"
+    r"nobody|everyone|anyone)\s+[A-Za-z]|['’](?:s|re|ve|ll|d)\b",
+    re.IGNORECASE,
+)
+
+
+def _clause(intro: str) -> bool:
+    """Whether `intro`, an introductory phrase, holds a clause (a subject and a finite verb)."""
+    return _CLAUSE.search(intro) is not None
+
+
 _PLAIN_VERB = lazy_pattern(
     r"(?:re-?add|add|restore|reinstate|re-?create|re-?apply|re-?set|set|unset|put|define|bring|"
-    r"start|scale|populate|revert|roll\s+back|remove|delete|drop|take|rename|move|relocate|"
+    r"start|scale|populate|correct|revert|roll\s+back|remove|delete|drop|take|rename|move|relocate|"
     r"migrate|copy|duplicate)\Z",
     re.IGNORECASE,
 )
@@ -199,14 +224,20 @@ _PLAIN_VERB = lazy_pattern(
 
 def _opening(verb: str) -> str:
     """A remedy's opening: a label, the words before it (`_LEAD`), a proposer and the verb, or
-    an offer to apply it."""
-    return rf"\W*{_LABEL}{_LEAD}(?:{_PROPOSER}(?P<verb>{verb})|(?P<offer>{_OFFER}))"
+    an offer to apply it; an introductory phrase closed by a comma or a colon may open it
+    (`_INTRO`; SI red team 42, H1)."""
+    return rf"\W*{_LABEL}{_INTRO}{_LEAD}(?:{_PROPOSER}(?P<verb>{verb})|(?P<offer>{_OFFER}))"
 
 
 def _opened(found: re.Match[str] | None) -> re.Match[str] | None:
     """`found`, a remedy's opening, where the words before its verb leave it a remedy's: none,
     or a verb in its plain form after them (SI red team 41, A2)."""
-    if found is None or not found.group("lead"):
+    if found is None:
+        return None
+    intro = found.groupdict().get("intro")
+    if intro and _clause(intro):
+        return None  # "If it is set, …": a subordinate clause, no opening (SI red team 42, H1)
+    if not found.group("lead") and not intro:
         return found
     verb = found.group("verb")
     if verb is None or _PLAIN_VERB.match(" ".join(verb.split())) is None:
@@ -331,7 +362,13 @@ _OUTCOME = lazy_pattern(
 _VALUE_SOURCE = lazy_pattern(
     rf",\s*(?:which\s+is\s+)?(?:the|its)\s+(?:(?:port|value|target\s+port|replica\s+count)\s+"
     rf"(?:that\s+)?(?:the\s+)?(?P<name_source>{_NAME})\s+(?:listens\s+on|serves\s+on|"
-    rf"exposes|expects|uses)|(?:healthy\s+)?baseline(?:\s+value)?){_END}",
+    rf"exposes|expects|uses)|(?:healthy\s+)?baseline(?:\s+value)?){_END}|"
+    # "… to 8080 (inventory's port).", "… to 8080 to match service inventory." (SI red team
+    # 42, F4): the port or value of a name of the scenario, in a parenthesis or matched
+    rf"\s*\(\s*(?:the\s+)?(?:service\s+|deployment\s+)?(?P<name_paren>{_NAME})['’]s?\s+"
+    rf"(?:own\s+)?(?:port|value|target\s+port|replica\s+count|listening\s+port)\s*\){_END}|"
+    rf",?\s+to\s+match\s+(?:the\s+)?(?:service\s+|deployment\s+)?(?P<name_match>{_NAME})"
+    rf"(?:['’]s?\s+(?:port|value|target\s+port|listening\s+port))?{_END}",
     re.IGNORECASE,
 )
 
@@ -409,8 +446,10 @@ def _tail_start(rest: str, names_object: Callable[[str], bool]) -> int:
     source = _SOURCE.search(rest, 0, end)
     end = end if source is None else source.start()
     given = _VALUE_SOURCE.search(rest, 0, end)
-    if given is not None and (
-        given.group("name_source") is None or names_object(given.group("name_source"))
+    if given is not None and all(
+        names_object(name)
+        for group, name in given.groupdict().items()
+        if group.startswith("name_") and name is not None
     ):
         end = given.start()
     return end
@@ -717,7 +756,7 @@ def _workloads(
 # nothing). An argument never ends on a stop, which ends the sentence.
 _KUBECTL_ARGUMENT = r"[^\s`'\".]+(?:\.[^\s`'\".]+)*"
 _KUBECTL_SCALE = lazy_pattern(
-    rf"\W*{_LABEL}{_LEAD}{_PROPOSER}(?:run\s+|execute\s+)?[`'\"]?kubectl"
+    rf"\W*{_LABEL}{_INTRO}{_LEAD}{_PROPOSER}(?:run\s+|execute\s+)?[`'\"]?kubectl"
     rf"(?P<arguments>(?:\s+{_KUBECTL_ARGUMENT})+)[`'\"]?",
     re.IGNORECASE,
 )
@@ -727,7 +766,7 @@ _KUBECTL_SCALE = lazy_pattern(
 # the value it gives the factor is read by `gives_no_fix` (SI red team 41, A2; docs/si-scoring.md,
 # "Round 41")
 _KUBECTL_WRITE = lazy_pattern(
-    rf"\W*{_LABEL}{_LEAD}{_PROPOSER}(?:run\s+|execute\s+)?[`'\"]?kubectl"
+    rf"\W*{_LABEL}{_INTRO}{_LEAD}{_PROPOSER}(?:run\s+|execute\s+)?[`'\"]?kubectl"
     r"(?:\s+-{1,2}[\w-]+(?:[=\s]+[\w.-]+)?)*\s+scale\b",
     re.IGNORECASE,
 )
@@ -944,6 +983,12 @@ def _values_given(
     at = remedy_label(text)
     lead = _OPENING_STOPS.match(text, at)
     at = lead.end() if lead is not None else at
+    intro = _INTRO_RE.match(text, at)
+    if intro is not None and not _KUBECTL_WRITES.match(text, at):
+        # "For now, set …", "If needed, kubectl patch …", "Step 2: set …", "When it restarts,
+        # set …": the value an imperative after an introductory phrase gives is read whatever
+        # the phrase (SI red team 42, H1; fail closed: only a value that is no fix is punished)
+        at = intro.end()
     for _ in range(4):
         kubectl = _KUBECTL_WRITES.match(text, at)
         if kubectl is not None:
@@ -995,6 +1040,162 @@ def _values_given(
     return []
 
 
+# A remedy prescribed without an imperative (SI red team 42, H2, F1): the value a normative
+# statement or a remedy label gives the factor is a remedy's value, read by `plain_value` and
+# `_not_the_fix`, never a state ("INVENTORY_PORT should / ought to / needs to / has to / is
+# supposed to be 8081.", "INVENTORY_PORT stays 8081.", "The right INVENTORY_PORT is 8081.",
+# "Leaving INVENTORY_PORT at 8081 is the fix.", "The fix is setting …", "Best to set …", "It
+# needs INVENTORY_PORT set to 8081.", "orders-db needs 0 replicas.", "Fix: INVENTORY_PORT=8081.",
+# "Desired state: …", "Target value for INVENTORY_PORT: 8081."). `K` is the factor's own subject
+# or resource, or "it"; each shape is closed, so a statement of the deviation ("INVENTORY_PORT
+# was changed to 8081.", "Changing it to 8081 broke checkout.") is read as before.
+_KEY = (
+    r"(?P<key>[A-Za-z0-9][\w./-]*[A-Za-z0-9]|it)(?:['’]s)?"
+    r"(?:\s+(?:key|value|setting|port|replicas?|replica\s+count))?"
+)
+_NORM_VALUE = rf"(?P<value>{_GIVEN})"
+_BEING = (
+    r"(?:\s+(?:be|stay|remain|read|equal|hold|run|have|go|get|keep))?"
+    r"(?:\s+(?:set|kept|left|put|changed|reverted|restored|scaled|pinned|configured))?"
+    r"(?:\s+(?:back|up|down))?(?:\s+(?:at|to|as|on|of|with))?"
+)
+_MODAL = (
+    r"(?:should|must|shall|ought\s+to|has\s+to|have\s+to|needs?\s+to|needs|need|requires|"
+    r"(?:is|are)\s+(?:supposed|meant|expected|required|intended)\s+to|(?:is|are)\s+to|"
+    r"would\s+need\s+to|stays|remains|keeps|stay|remain)"
+)
+_GERUND = r"(?:leav|keep|sett|putt|mak|chang|revert|restor|scal|bring|point|mov|pinn|us)ing"
+_FIXING = (
+    r"(?:(?:is|are|was|would\s+be|will\s+be)\s+(?:the\s+|a\s+|our\s+)?"
+    r"(?:fix|remedy|solution|answer|way\s+(?:forward|out)|cure|resolution)|"
+    r"(?:fix|fixes|resolves?|solves?|restores?|repairs?|cures?|remedies)\b|"
+    r"(?:will|would|should|does|do)\s+(?:fix|resolve|solve|restore|repair|cure))"
+)
+_NORMATIVE = (
+    lazy_pattern(
+        rf"\W*(?:the\s+)?{_KEY}\s+{_MODAL}{_BEING}\s*[=:]?\s*{_NORM_VALUE}", re.IGNORECASE
+    ),
+    lazy_pattern(
+        r"\W*(?:the\s+)?(?:right|correct|proper|expected|desired|intended|target|healthy|good|"
+        r"fixed|wanted|required|needed)\s+(?:value\s+(?:of|for)\s+(?:the\s+key\s+)?)?"
+        rf"{_KEY}\s*(?:is|=|:|should\s+be|would\s+be|will\s+be|must\s+be)\s*{_NORM_VALUE}",
+        re.IGNORECASE,
+    ),
+    lazy_pattern(
+        rf"\W*(?:just\s+|simply\s+)?{_GERUND}\s+(?:the\s+key\s+)?{_KEY}(?:\s+(?:back|up|down))?"
+        rf"\s*(?:at|to|as|=)\s*{_NORM_VALUE}(?=[^.;!?]*?\b{_FIXING})",
+        re.IGNORECASE,
+    ),
+    lazy_pattern(
+        r"\W*(?:[A-Za-z]+\s+){0,3}?(?:fix|remedy|solution|answer|step|plan|"
+        r"recommendation|best|better|way|option|thing\s+to\s+do|needs?|requires?|wants?|"
+        r"is|would\s+be|will\s+be)\s+(?:is\s+|would\s+be\s+|will\s+be\s+)?(?:to\s+)?"
+        rf"(?:(?:{_GERUND}|leave|keep|set|put|make|change|revert|restore|scale|bring|point|move|"
+        rf"pin|use)\s+)?(?:the\s+key\s+)?{_KEY}(?:\s+(?:set|kept|left|put|changed|scaled|"
+        rf"back|up|down))*\s*(?:at|to|as|=|:)?\s*{_NORM_VALUE}",
+        re.IGNORECASE,
+    ),
+)
+# a remedy label ("Fix:", "Desired state:", "Recommended:", "Target value for K:", "Step 2:")
+# before the factor and its value ("K=V", "K: V", "K set to V", or the value alone where the
+# label names the factor)
+_NORM_LABEL = lazy_pattern(
+    rf"\W*(?:{_LABEL_WORDS}|desired(?:\s+(?:state|value|config(?:uration)?))?|"
+    r"target(?:\s+(?:state|value|config(?:uration)?))?|recommend(?:ed|ation)(?:\s+fix)?|"
+    r"suggest(?:ed|ion)(?:\s+fix)?|propos(?:ed|al)(?:\s+fix)?|better|best|needed|required|"
+    r"expected(?:\s+(?:state|value))?|correct(?:\s+(?:state|value))?|right\s+value|"
+    r"step\s*\d*|to\s*do|todo|change|plan|should\s+be|must\s+be|wanted)"
+    rf"(?:\s+(?:of|for)\s+(?:the\s+key\s+)?{_KEY})?\s*(?:[:—–]|-(?=\s))\s*",
+    re.IGNORECASE,
+)
+_LABELLED = lazy_pattern(
+    rf"(?:the\s+key\s+)?{_KEY}(?:\s+(?:set|kept|left|put|changed|scaled|back|up|down))*"
+    rf"\s*(?:=|:|\s(?:at|to|as|of))\s*{_NORM_VALUE}",
+    re.IGNORECASE,
+)
+# a missing key kept missing ("SMTP_PORT should stay absent."): the fault, whatever the value
+_STAYS_MISSING = lazy_pattern(
+    rf"\W*(?:the\s+)?{_KEY}\s+{_MODAL}(?:\s+(?:be|stay|remain|keep|left|kept))*\s+"
+    r"(?:absent|missing|out|removed|deleted|unset|undefined|gone|empty|as\s+is|that\s+way|"
+    r"like\s+that|untouched|alone)\b",
+    re.IGNORECASE,
+)
+
+
+def _own_key(key: str, dependency: Collection[str]) -> bool:
+    """Whether `key`, the subject of a normative statement, is the factor's own or "it"."""
+    return key.casefold() == "it" or fold_name(key.rsplit("/", 1)[-1]) in dependency
+
+
+def normative_values(text: str, factor: Collection[str], fault: InjectedFault) -> list[str] | None:
+    """The values a normative statement or a remedy label in `text` gives the factor (see
+    above), or None where `text` is none (a missing key said to stay missing is read by
+    `keeps_missing`)."""
+    read = _normative(text, factor, fault)
+    return None if read is None else [read[0].rstrip(".:")]  # its stop is the sentence's
+
+
+# what may close a normative remedy read whole (`prescribes_fix`): its stop, or the gerund's
+# "is the fix" / "fixes it"
+_NORMATIVE_END = lazy_pattern(
+    r"(?:\s+(?:is|would\s+be|will\s+be)\s+(?:the|a)\s+(?:fix|remedy|solution)|"
+    r"\s+(?:fixes|resolves|solves|will\s+fix|would\s+fix)\s+(?:it|this|the\s+outage))?"
+    r"\s*[.!]?\s*\Z",
+    re.IGNORECASE,
+)
+
+
+def _normative(text: str, factor: Collection[str], fault: InjectedFault) -> tuple[str, int] | None:
+    """The value a normative statement or a remedy label gives the factor, and where its value
+    ends in `text` (NFC), or None."""
+    folded = unicodedata.normalize("NFC", text)
+    names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
+    own = {fold_name(name.rsplit("/", 1)[-1]) for name in (fault.subject, fault.resource) if name}
+    dependency = own or names
+    label = _NORM_LABEL.match(folded)
+    if label is not None:
+        key = label.group("key")
+        if key is not None and _own_key(key, dependency):
+            value = _BARE_SLOT.match(" " + folded[label.end() :])
+            if value is not None:
+                return value.group("value"), label.end() + value.end() - 1
+        given = _LABELLED.match(folded, label.end())
+        if given is not None and _own_key(given.group("key"), dependency):
+            return given.group("value"), given.end()
+        start = label.end()
+    else:
+        start = 0
+    for pattern in _NORMATIVE:
+        found = pattern.match(folded, start)
+        if found is not None and _own_key(found.group("key"), dependency):
+            return found.group("value"), found.end()
+    return None
+
+
+def keeps_missing(text: str, factor: Collection[str], fault: InjectedFault) -> bool:
+    """Whether `text` prescribes that a missing key stay missing ("SMTP_PORT should stay
+    absent."; SI red team 42, H2)."""
+    if fault.deviation_type not in _MISSING_TYPES:
+        return False
+    names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
+    own = {fold_name(name.rsplit("/", 1)[-1]) for name in (fault.subject, fault.resource) if name}
+    found = _STAYS_MISSING.match(unicodedata.normalize("NFC", text))
+    return found is not None and _own_key(found.group("key"), own or names)
+
+
+def prescribes_fix(text: str, factor: Collection[str], deviation: RemedyDeviation = None) -> bool:
+    """Whether `text` is, whole, a normative statement or a labelled value (`normative_values`)
+    that gives the factor a value: a remedy, never a state of the factor (SI red team 42, F1); that
+    its values give the fix is `gives_no_fix`'s to read."""
+    fault = _fault(deviation)
+    if fault is None:
+        return False
+    read = _normative(text, factor, fault)
+    # read whole: "INVENTORY_PORT should be 8080, but it is fine." is read by the other rules
+    folded = unicodedata.normalize("NFC", text)
+    return read is not None and _NORMATIVE_END.match(folded, read[1]) is not None
+
+
 def gives_no_fix(
     text: str,
     factor: Collection[str],
@@ -1007,7 +1208,10 @@ def gives_no_fix(
     fault = _fault(deviation)
     if fault is None:
         return False
+    if keeps_missing(text, factor, fault):
+        return True
     given = _values_given(unicodedata.normalize("NFC", text), factor, names_object, fault)
+    given += normative_values(text, factor, fault) or []
     return any(
         not plain_value(value, fault, names_object) or _not_the_fix(value, fault) for value in given
     )
@@ -1035,8 +1239,11 @@ __all__ = [
     "deviation_type_of",
     "gives_no_fix",
     "is_remedy",
+    "keeps_missing",
     "names_in",
+    "normative_values",
     "opens_as_remedy",
+    "prescribes_fix",
     "remedy_end",
     "remedy_label",
 ]

@@ -1001,14 +1001,19 @@ def _in_remedy_outcome(
     at: int,
     deviation: RemedyDeviation,
 ) -> bool:
-    """Whether the antonym at `at` stands in the honest tail of a plain remedy of the factor
-    that is its sentence ("Start orders-db to get the pods running."): the outcome of the
-    remedy, not a state the factor holds (issue 41; `_remedy.remedy_end`)."""
+    """Whether the antonym at `at` stands in a plain remedy of the factor that is its sentence:
+    in its honest tail ("Start orders-db to get the pods running."), the outcome of the remedy,
+    not a state the factor holds (issue 41; `_remedy.remedy_end`), or as its verb ("Correct
+    INVENTORY_PORT to 8080.": the imperative, not the adjective; SI red team 42, F3), whose
+    closed grammar reads the rest."""
     text = reader.channel.text
     names = {text[span.start : span.end] for span in factor_spans}
     said = text[reading.start : reading.end]
     end = remedy_end(said, names, names_in(names), deviation)
-    return end is not None and at - reading.start >= end
+    if end is None:
+        return False
+    lead = len(said) - len(said.lstrip())
+    return at - reading.start >= end or at - reading.start <= lead
 
 
 def _contradictions(

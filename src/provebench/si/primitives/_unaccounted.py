@@ -222,7 +222,15 @@ _OTHER_TIME = lazy_pattern(
     r"(?:the\s+)?(?:(?:19|20)\d\d|\d{4}s)|(?:\d+|a|some|many|several)\s+(?:years?|"
     r"months?|weeks?|decades?)\s+ago|(?:before|until|pending)\s+the\s+(?:fix|patch)|"
     r"in\s+the\s+(?:past|future|old\s+days)|"
-    r"once\s+upon\s+a\s+time|back\s+then|someday|one\s+day)"
+    r"once\s+upon\s+a\s+time|back\s+then|someday|one\s+day|"
+    # a day, a night or a date of no incident (SI red team 42, H6: "… tomorrow.", "… cannot
+    # run yesterday."): the incident's present is "now", "currently", "at startup", "since …"
+    r"(?:the\s+day\s+(?:after|before)\s+)?(?:tomorrow|yesterday)|tonight|overnight|"
+    r"(?:(?:next|last|on|this|every)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sunday)s?|(?:(?:next|last|in|this|every)\s+)?(?:january|february|march|april|june|july|"
+    r"august|september|october|november|december)|later(?:\s+(?:on|today|tonight))?|"
+    r"(?:some\s*time|eventually|soon)|(?:in|after|within)\s+(?:a|an|\d+|some|a\s+few)\s+"
+    r"(?:days?|weeks?|months?|years?|hours?))"
     r"(?=\s*(?:[.!?;,:)\]—–]|\s-{1,2}\s|\Z))",
     re.IGNORECASE,
 )
@@ -709,6 +717,48 @@ _HONEST_TAILS = (
     "in turn", "every time", "each time", "at startup", "at start", "on start", "at boot",
     "then", "exactly", "precisely", "entirely", "reproducibly", "consistently", "always",
     "at every restart", "on every restart",
+    # summaries, regrets and the incident's present (SI red team 42, F5)
+    "in short", "in summary", "in sum", "in brief", "in a nutshell", "in other words",
+    "unfortunately", "sadly", "regrettably", "as of today", "as of now", "as of writing",
+    "as of this writing", "given the ", "given these ", "given this ", "given that ",
+    "given what ", "no doubt", "without a doubt", "without doubt", "beyond doubt",
+    "beyond any doubt", "undoubtedly",
+)  # fmt: skip
+_SUMMARIES = (
+    "in short", "in summary", "in sum", "in brief", "in a nutshell", "in other words",
+)  # fmt: skip
+# a word that doubts the statement, wherever it stands in a tail that names nothing, whatever
+# the tail opens on (SI red team 42, H5: ", 1 in 10 odds.", ", assuming I read it right.", ",
+# in a dream I had."): the openers' exemption handed such a tail to rules that never read it
+_DOUBT_WORDS = frozenset(
+    {
+        "odds", "chance", "chances", "likely", "unlikely", "likelihood", "probability",
+        "probably", "possibly", "maybe", "perhaps", "guess", "guessing", "guessed", "hunch",
+        "dream", "dreams", "dreamt", "dreamed", "dreaming", "imagine", "imagined",
+        "imagining", "imagination", "assuming", "assume", "assumed", "assumption", "suppose",
+        "supposing", "supposed", "presumably", "presuming", "reckon", "bet", "gamble",
+        "speculation", "speculating", "unchecked", "unverified", "unconfirmed", "untested",
+        "hypothetically", "theoretically", "allegedly", "doubt", "doubtful", "unsure",
+        "uncertain", "if",
+    }
+)  # fmt: skip
+# a word of evidence that doubts the statement under a negation (", given no evidence.", ",
+# without having checked.", ", not verified.")
+_UNDER_NEGATION = frozenset(
+    {
+        "evidence", "proof", "checked", "checking", "check", "verified", "verifying",
+        "verify", "confirmed", "confirming", "confirm", "tested", "testing", "looked",
+        "looking", "reading", "read", "sure", "certain", "certainty", "data", "basis",
+    }
+)  # fmt: skip
+_TAIL_NEGATORS = frozenset(
+    {"no", "not", "without", "never", "none", "nothing", "lacking", "lack", "absent"}
+)
+# the first person in a tail opening on a preposition speaks of the agent's own world ("…, in a
+# dream I had."; SI red team 42, H5)
+_PREPOSITIONS = frozenset(
+    {"in", "on", "at", "within", "inside", "under", "for", "from", "to", "of", "by", "into",
+     "with", "without", "given"}
 )  # fmt: skip
 # what a last clause may open on and be read by the other rules: a conjunction or relative, a
 # preposition of place (the restriction rule), a number
@@ -719,7 +769,7 @@ _TAIL_OPENERS = frozenset(
         "in", "on", "at", "within", "inside", "under", "for", "from", "to", "of", "by", "into",
         "or", "nor", "yet", "though", "although", "whereas", "however", "hence", "thus",
         # a negation: the negation rules read it ("…, not a contributing cause")
-        "not", "no", "never", "given",
+        "not", "no", "never",
     }
 )  # fmt: skip
 # a hedge after a comma is short ("arguably", "sort of", "more or less", "confidence: low") or
@@ -746,7 +796,11 @@ def hedging_tail(tail: str) -> bool:
     it opens on nothing the other rules read, is verbless or in the first person, and is none
     of `_HONEST_TAILS` (SI red team 41, A6)."""
     words = _words(tail)
-    if not words or words[0] in _TAIL_OPENERS or _QUANTITY_FIRST.match(tail):
+    if not words:
+        return False
+    if _doubts(words):
+        return True  # whatever it opens on (SI red team 42, H5)
+    if words[0] in _TAIL_OPENERS or _QUANTITY_FIRST.match(tail):
         return False
     if words[0] in ("i", "we") or (len(words) > 1 and words[0].endswith("ing")):
         return False  # a clause of its own ("I checked", "ruling out the CPU spike")
@@ -756,6 +810,17 @@ def hedging_tail(tail: str) -> bool:
     if _FINITE.search(tail) is not None and not first_person:
         return False  # a clause of its own, read by the clause rules
     return first_person or not " ".join(words).startswith(_HONEST_TAILS)
+
+
+def _doubts(words: list[str]) -> bool:
+    """Whether a tail's words doubt the statement: a doubting word, a word of evidence under a
+    negation, or the first person after a preposition (SI red team 42, H5)."""
+    said = set(words)
+    if said & _DOUBT_WORDS and not " ".join(words).startswith(_HONEST_TAILS):
+        return True
+    if said & _TAIL_NEGATORS and said & _UNDER_NEGATION:
+        return True
+    return words[0] in _PREPOSITIONS and bool(said & _FIRST_PERSON)
 
 
 def _hedging_tail(reader: _Text, factor_at: int, said_end: int) -> Unplain | None:
@@ -843,6 +908,8 @@ def _restricted(
         opener = _PLACE_OPENER.match(rest)
         if opener is None:
             continue
+        if " ".join(_words(rest)).startswith(_SUMMARIES):
+            continue  # ", in short.": a summary, no place (SI red team 42, F5)
         # a place that denies its own being ("in a cluster that does not exist") is no place of
         # the live system, whatever clause goes on in it (SI red team 21, H3)
         unreal = _DENIED_PLACE.search(rest, opener.end()) is not None
