@@ -15,9 +15,16 @@ up to `_MAX_PARSED_BYTES`, each document of it, the code's only where its bytes 
 hidden scenario's id (`_ESCAPE`). Before, a file of several documents was never compared on
 either side, nor a hidden scenario not named `.yaml`, `.yml` or `.json`, nor a copy whose id was
 spelled with escapes, and a sealed agent answered from each with no tool call (sandbox red team
-41, SB1, SB1b, SB5, SB6 and SB8). A scenario's answer written into an agent by hand (memorised
-from the public file), or a copy in another encoding (compressed, base64), is no copy of a run's
-file: docs/sandbox.md states that limit.
+41, SB1, SB1b, SB5, SB6 and SB8).
+
+Nor was a copy that is not the whole scenario with its id: one key added, the id renamed, only
+`injection:` and `scoring:` kept, or the scenario in Markdown, a JSON string, a Python literal, a
+pickle, or padded past 1 MiB (sandbox red team 42, G1-1 … G1-8). So each answer part of a hidden
+scenario (`_answer_parts`) is matched at any depth with no id gate, and the scenario's prose
+(`_answer_texts`), normalised, is looked for in the bytes of every code file, any size, unparsed.
+A scenario's answer written into an agent by hand (memorised from the public file), its prose
+reworded, or a copy in another encoding (compressed, base64) is no copy of a run's file:
+docs/sandbox.md states that limit.
 """
 
 from __future__ import annotations
