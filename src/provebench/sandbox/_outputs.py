@@ -51,7 +51,9 @@ _FORMAT = re.compile(
     _Q + rb"format" + _Q + rb"\s*:\s*" + _Q + rb"(provebench\.[\w./-]*)"
     + rb"|(?m:^[ \t-]*format:[ \t]*[\"']?(provebench\.[\w./-]*))"
 )  # fmt: skip
-_VERDICT = b"scenario_file_sha256"  # bare: a pickle stores a key with no quote or colon
+# The key and, a few bytes on, its digest: JSON, a Python literal and a pickle (which stores the
+# key bare) all hold both; code that reads a verdict (`inputs["scenario_file_sha256"]`) does not.
+_VERDICT = re.compile(rb"scenario_file_sha256.{0,12}?[0-9a-f]{64}", re.S)
 _SCENARIO_ID = re.compile(_Q + rb"scenario_id" + _Q + rb"\s*:\s*" + _Q)
 _FINAL_ANSWER = re.compile(_Q + rb"final_answer" + _Q + rb"\s*:")
 _ACTIONS = re.compile(_Q + rb"actions" + _Q + rb"\s*:\s*\[")
@@ -68,7 +70,7 @@ def output_kind(data: bytes) -> str | None:
     if found is not None:
         name = (found.group(1) or found.group(2)).decode("ascii")
         return f"a provebench file of format {name}"
-    if _VERDICT in data:
+    if _VERDICT.search(data):
         return "an SI verdict"
     if _SCENARIO_ID.search(data) and _FINAL_ANSWER.search(data) and _ACTIONS.search(data):
         return "an OASIS evidence artifact"
