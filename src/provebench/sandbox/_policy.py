@@ -128,8 +128,6 @@ SHIPPED_SECRETS = (
 # every mount point in them is made — only these mounts, not those below them (`/tmp`,
 # `/dev/shm`, `/sandbox`, the device nodes), which `--remount-ro` leaves as they are.
 _READ_ONLY_ONCE_BUILT = ("--remount-ro", "/dev", "--remount-ro", "/")
-# The size of each empty `__pycache__` tmpfs (`Policy.empty_caches`): one page, read-only.
-_EMPTY_CACHE_BYTES = 4096
 ISOLATION_ARGS = (
     "--unshare-all",
     "--unshare-user",
@@ -640,7 +638,7 @@ class SandboxPolicy:
     # identity (`_containment`) — and so where it is covered: `(location inside, secret)`.
     masks: tuple[tuple[Path, Path], ...] = ()
     # The `__pycache__` folders of provebench's environment, each shown as an empty read-only
-    # tmpfs of one page (`shown_empty_caches`): a thousand of them, so not masks. Each costs a
+    # tmpfs (`shown_empty_caches`): a thousand of them, so not masks. Each costs a
     # `--remount-ro` (bwrap reads its mount table once per remount): about a second a launch,
     # the price of a tmpfs the sandbox's uid could otherwise `chmod` and fill (sandbox red
     # team 42, G2-1).
@@ -721,10 +719,9 @@ class SandboxPolicy:
             # Read-only, not just mode 0555: the tmpfs is owned by the sandbox's uid, so a
             # candidate `chmod`ed one and wrote 600 MiB of host memory into it, and the last
             # `--remount-ro /` does not reach the mounts below the root (sandbox red team 42,
-            # G2-1). One page each too, should a remount ever be dropped.
-            where = str(cache)
-            args += ["--size", str(_EMPTY_CACHE_BYTES), "--perms", "0555", "--tmpfs", where]
-            args += ["--remount-ro", where]
+            # G2-1). Four arguments each, as before: no `--perms` or `--size`, which a read-only
+            # mount does not need (bubblewrap takes at most 9000 arguments).
+            args += ["--tmpfs", str(cache), "--remount-ro", str(cache)]
         if self.held is not None:
             args += self.held.read_only_args()
         return [*args, *_READ_ONLY_ONCE_BUILT]
