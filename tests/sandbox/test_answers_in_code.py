@@ -140,8 +140,12 @@ def test_a_copy_of_the_runs_scenario_is_refused_by_bytes_and_by_form(tmp_path: P
     parsed = yaml.safe_load(SCENARIO.read_text(encoding="utf-8"))
     (code / "fixture.json").write_text(json.dumps(parsed, indent=1), encoding="utf-8")
     _refused(code, r"fixture\.json in the candidate's code is a copy of .*scn\.yaml", (scenario,))
-    # Another scenario is no copy of this run's: shown (a public scenario is the limit).
+    # The same scenario under another id holds its answer: refused since sandbox red team 42,
+    # G1-2 (shown before). Another scenario is no copy of this run's: shown.
     (code / "fixture.json").write_text(json.dumps({**parsed, "id": "other"}), encoding="utf-8")
+    _refused(code, r"fixture\.json in the candidate's code is a copy of the ", (scenario,))
+    other = SCENARIO.with_name("single-signal-diagnosis-002.yaml")
+    (code / "fixture.json").write_text(json.dumps(yaml.safe_load(other.read_text())), "utf-8")
     assert dict(code_listing([code], (scenario,), field="--agent"))
 
 

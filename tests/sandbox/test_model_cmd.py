@@ -21,6 +21,15 @@ pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]  # slow: not in make c
 SERVER = Path(__file__).parents[1] / "helpers" / "model_server_program.py"
 
 
+def _own_server(tmp_path: Path) -> Path:
+    """The model server in a folder of its own: `tests/helpers` also holds `si_lab.py`, which
+    writes the hidden scenario's prose, and is refused as a copy of it (sandbox red team 42)."""
+    folder = tmp_path / "model"
+    folder.mkdir(exist_ok=True)
+    shutil.copyfile(SERVER, folder / SERVER.name)
+    return folder / SERVER.name
+
+
 def test_a_model_server_run_sealed_cannot_read_the_scenario_and_is_sealed(
     tmp_path: Path,
 ) -> None:
@@ -34,7 +43,7 @@ def test_a_model_server_run_sealed_cannot_read_the_scenario_and_is_sealed(
     assert named.returncode == 2 and len(named.stderr.strip().splitlines()) == 1, named.stderr
     assert "--model-cmd" in named.stderr and "which a candidate may not see" in named.stderr
     assert not (tmp_path / "out").exists()
-    command = f"python3 {SERVER} x"
+    command = f"python3 {_own_server(tmp_path)} x"
     result, evidence = si_run(tmp_path, "--agent", "openai:tiny", extra=("--model-cmd", command))
     assert result.returncode == 0, result.stderr
     assert scenario.is_file()
@@ -112,7 +121,7 @@ def test_a_suite_runs_on_one_sealed_model_server_and_is_a_sealed_result(tmp_path
 
     scenario = write_fixture(tmp_path)
     out = tmp_path / "suite"
-    command = f"python3 {SERVER} x"  # naming the scenario is refused (the test above)
+    command = f"python3 {_own_server(tmp_path)} x"  # naming the scenario is refused (above)
     result = subprocess.run(
         [*PROVEBENCH, "si", "suite", str(scenario), "--agent", "openai:tiny",
          "--model-cmd", command, "--out", str(out)],

@@ -141,15 +141,16 @@ def test_a_copy_re_ordered_re_typed_or_repeating_a_key_is_refused(tmp_path: Path
 
 
 def test_honest_files_are_shown(tmp_path: Path) -> None:
-    # Only the target document is hidden: the decoy scenario, another scenario, is shown, as is
-    # the target with one field changed (a public scenario written out by hand is the limit
-    # docs/sandbox.md states), and code and data with escapes that hold no scenario.
+    # Only the target document is hidden: the decoy scenario, another scenario, is shown, and
+    # code and data with escapes that hold no scenario. The target with one field changed was
+    # shown too until sandbox red team 42 (G1-1): it holds the answer, and is refused now.
     hidden = tmp_path / "scen.yaml"
     hidden.write_bytes(_target_bytes())
     decoy = SCENARIOS.read_bytes()[: SCENARIOS.read_bytes().index(b"---\nid: " + TARGET.encode())]
     assert dict(code_listing([_code(tmp_path, "fixture.yaml", decoy)], (hidden,), field="-"))
     changed = json.dumps({**_target(), "tier": 2}).encode()
-    assert dict(code_listing([_code(tmp_path, "f.json", changed)], (hidden,), field="-"))
+    with pytest.raises(ProvebenchError, match="is a copy of the injection of scenario"):
+        code_listing([_code(tmp_path, "f.json", changed)], (hidden,), field="-")
     escapes = b'print("\\x2e\\u002e")\n# not yaml: [\n' + json.dumps({"id": TARGET}).encode()
     assert dict(code_listing([_code(tmp_path, "f.py", escapes)], (hidden,), field="-"))
     bomb = b"a: &a [x, x]\n" + b"".join(

@@ -15,9 +15,16 @@ up to `_MAX_PARSED_BYTES`, each document of it, the code's only where its bytes 
 hidden scenario's id (`_ESCAPE`). Before, a file of several documents was never compared on
 either side, nor a hidden scenario not named `.yaml`, `.yml` or `.json`, nor a copy whose id was
 spelled with escapes, and a sealed agent answered from each with no tool call (sandbox red team
-41, SB1, SB1b, SB5, SB6 and SB8). A scenario's answer written into an agent by hand (memorised
-from the public file), or a copy in another encoding (compressed, base64), is no copy of a run's
-file: docs/sandbox.md states that limit.
+41, SB1, SB1b, SB5, SB6 and SB8).
+
+Nor was a copy that is not the whole scenario with its id: one key added, the id renamed, only
+`injection:` and `scoring:` kept, or the scenario in Markdown, a JSON string, a Python literal, a
+pickle, or padded past 1 MiB (sandbox red team 42, G1-1 … G1-8). So each answer part of a hidden
+scenario (`_answer_parts`) is matched at any depth with no id gate, and the scenario's prose
+(`_answer_texts`), normalised, is looked for in the bytes of every code file, any size, unparsed.
+A scenario's answer written into an agent by hand (memorised from the public file), its prose
+reworded, or a copy in another encoding (compressed, base64) is no copy of a run's file:
+docs/sandbox.md states that limit.
 """
 
 from __future__ import annotations
@@ -72,9 +79,42 @@ PUBLISHED_CORPUS_FILES = frozenset(
 _FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
+# The answer-bearing parts of a scenario, registered as forms of their own and matched at any
+# depth of a code file with no id beside them (`_answer_parts`): the red team's split kept only
+# `injection:` and `scoring:` (sandbox red team 42, G1-4).
+_ANSWER_PARTS = ("injection", "scoring")
+# A scenario's own prose, never in an agent's task (the task is the operator prompt, its mode and
+# scope: `si task`) nor in what the tools show (those come from `preconditions`, left out), which
+# states the answer: `description`, `intent`, `injection.counterfactual` and every text under
+# `verification`. Each of at least `_MIN_TEXT` characters once normalised (`_normalised`) is
+# looked for in the bytes of every code file, any size, unparsed: it survives Markdown, a JSON
+# string, a Python literal, a pickle, a tar and padding (sandbox red team 42, G1-1 … G1-8).
+_TEXT_KEYS = ("description", "intent")
+_MIN_TEXT = 32
+# Every byte but an ASCII letter or digit is a word break, letters lowercased (`_normalised`).
+_WORDS = bytes(
+    byte + 32 if 65 <= byte <= 90 else byte if 48 <= byte <= 57 or 97 <= byte <= 122 else 32
+    for byte in range(256)
+)
+# A line break, tab or quote escaped in a JSON or Python string is a word break too.
+_ESCAPED_BREAKS = (b"\\n", b"\\r", b"\\t")
+_WORD = re.compile(rb"[A-Za-z0-9]+")
+_UNWRITTEN = re.compile(r"[\s\"'\\]")
+
+
+@dataclass(frozen=True)
+class _Text:
+    """One distinctive text of a hidden scenario (`_TEXT_KEYS`), normalised."""
+
+    where: str
+    probe: bytes  # its longest word as written: the bytes a file holds before it is normalised
+    words: bytes  # ` word word … ` (`_normalised`)
+
+
 @dataclass(frozen=True)
 class _Form:
-    """One scenario document of a hidden file, as `_form` writes it."""
+    """One scenario document of a hidden file, or an answer part of one (`scenario_id` then says
+    which, in words), as `_form` writes it."""
 
     path: Path
     scenario_id: str
@@ -91,13 +131,22 @@ class HiddenCopies:
         self._by_size: dict[int, list[Path]] = {}
         self._digests: dict[Path, str | None] = {}
         self._forms: dict[str, list[_Form]] = {}
+        # The answer-bearing parts (`_ANSWER_PARTS`), by their keys, and the scenario prose.
+        self._parts: dict[frozenset[str], list[_Form]] = {}
+        self._texts: list[_Text] = []
+        self._part_probes: set[bytes] = set()
         for path in hidden:
             for found in _hidden_files(path):
                 self._note(found)
         # A file that could hold a copy: one that spells a hidden scenario's id, or could spell
-        # it otherwise (`_ESCAPE`, `_wide`); every other file is never parsed. (One `in` per id:
-        # a regular expression of the ids and escapes read a code folder ten times slower.)
+        # it otherwise (`_ESCAPE`, `_wide`), or holds an answer part's longest text; every other
+        # file is never parsed. (One `in` per id: a regular expression of the ids and escapes
+        # read a code folder ten times slower.)
         self._ids = tuple(identifier.encode("utf-8") for identifier in sorted(self._forms))
+        self._part_probes.discard(b"")
+        self._part_nodes = max(
+            (form.nodes for forms in self._parts.values() for form in forms), default=0
+        )
 
     def _note(self, path: Path) -> None:
         try:
@@ -117,6 +166,18 @@ class HiddenCopies:
             form = _form(value, _MAX_NODES)
             if form is not None:
                 self._forms.setdefault(identifier, []).append(_Form(path, identifier, *form))
+            for where, part in _answer_parts(value):
+                found = _form(part, _MAX_NODES)
+                if found is not None:
+                    keys = frozenset(_scalar(key) for key in part)
+                    label = f"the {where} of scenario {identifier}"
+                    self._parts.setdefault(keys, []).append(_Form(path, label, *found))
+                    self._part_probes.add(_probe(part))
+            for where, text in _answer_texts(value):
+                words = _normalised(text.encode("utf-8"))
+                if len(words) >= _MIN_TEXT + 2:
+                    probe = max(_WORD.findall(text.encode("utf-8")), key=len)
+                    self._texts.append(_Text(f"{identifier} ({where}) of {path}", probe, words))
 
     def copy_of(self, size: int, sha256: str, data: bytes) -> str | None:
         """What hidden file or scenario `data` (of `size` bytes and digest `sha256`) is a copy
@@ -127,23 +188,122 @@ class HiddenCopies:
                 self._digests[path] = None if held is None else hashlib.sha256(held).hexdigest()
             if self._digests[path] == sha256:
                 return str(path)
+        parsed = self._parsed_copy_of(size, data)
+        return parsed if parsed is not None else self._text_in(data)
+
+    def _text_in(self, data: bytes) -> str | None:
+        """The hidden scenario whose prose (`_TEXT_KEYS`) `data` holds, in words, or None: in the
+        bytes of a file of any size, unparsed (sandbox red team 42, G1-1 … G1-8)."""
+        texts = [text for text in self._texts if text.probe in data]
+        if texts:
+            words = _normalised(data)
+            for text in texts:
+                if text.words in words:
+                    return f"the text of scenario {text.where}"
+        return None
+
+    def _parsed_copy_of(self, size: int, data: bytes) -> str | None:
+        """The hidden scenario, or answer part of one, that a mapping of `data` has the form of,
+        in words, or None."""
         if size > _MAX_PARSED_BYTES or not self._ids:
             return None
-        if not (any(i in data for i in self._ids) or _ESCAPE.search(data) or _wide(data)):
+        if not (
+            any(i in data for i in self._ids)
+            or any(probe in data for probe in self._part_probes)
+            or _ESCAPE.search(data)
+            or _wide(data)
+        ):
             return None
         # Every mapping of every document, at any depth: a fixture file of several documents,
         # a list of scenarios or one wrapped in another mapping holds the scenario as well
-        # (SB6).
+        # (SB6); and an answer part with no id beside it (G1-4).
         for value in _every_mapping(_documents(data)):
             identifier = value.get("id")
             forms = self._forms.get(identifier) if isinstance(identifier, str) else None
-            if not forms:
-                continue
-            found = _form(value, max(form.nodes for form in forms))
-            for form in forms:
-                if found is not None and found[0] == form.text:
-                    return f"scenario {form.scenario_id} of {form.path}"
+            if forms:
+                found = _form(value, max(form.nodes for form in forms))
+                for form in forms:
+                    if found is not None and found[0] == form.text:
+                        return f"scenario {form.scenario_id} of {form.path}"
+            part = self._part_of(value)
+            if part is not None:
+                return part
         return None
+
+    def _part_of(self, value: dict[Any, Any]) -> str | None:
+        """The answer part of a hidden scenario (`_ANSWER_PARTS`) that `value` has the form of,
+        in words, or None: only a mapping of a part's keys is written out, within the largest
+        part's nodes."""
+        forms = self._parts.get(frozenset(_scalar(key) for key in value))
+        found = _form(value, self._part_nodes) if forms else None
+        for form in forms or ():
+            if found is not None and found[0] == form.text:
+                return f"{form.scenario_id} of {form.path}"
+        return None
+
+
+def _answer_parts(scenario: dict[Any, Any]) -> list[tuple[str, Any]]:
+    """`(where, part)` for each answer-bearing part of a scenario document: `injection` and
+    `scoring` whole, each of `injection.deviations`, and `scoring.factor` (the answer key)."""
+    found: list[tuple[str, Any]] = []
+    for name in _ANSWER_PARTS:
+        part = scenario.get(name)
+        if isinstance(part, dict) and part:
+            found.append((name, part))
+    injection, scoring = scenario.get("injection"), scenario.get("scoring")
+    deviations = injection.get("deviations") if isinstance(injection, dict) else None
+    for index, deviation in enumerate(deviations if isinstance(deviations, list) else []):
+        if isinstance(deviation, dict) and deviation:
+            found.append((f"injection.deviations[{index}]", deviation))
+    factor = scoring.get("factor") if isinstance(scoring, dict) else None
+    if isinstance(factor, dict) and factor:
+        found.append(("scoring.factor", factor))
+    return found
+
+
+def _answer_texts(scenario: dict[Any, Any]) -> list[tuple[str, str]]:
+    """`(where, text)` for each string of the scenario's prose (`_TEXT_KEYS`)."""
+    found = [(key, scenario[key]) for key in _TEXT_KEYS if isinstance(scenario.get(key), str)]
+    injection = scenario.get("injection")
+    if isinstance(injection, dict) and isinstance(injection.get("counterfactual"), str):
+        found.append(("injection.counterfactual", injection["counterfactual"]))
+    stack: list[tuple[str, Any]] = [("verification", scenario.get("verification"))]
+    while stack:  # every string under `verification`, at any depth
+        where, value = stack.pop()
+        if isinstance(value, str):
+            found.append((where, value))
+        elif isinstance(value, dict):
+            stack.extend((f"{where}.{_scalar(key)}", inner) for key, inner in value.items())
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{index}]", inner) for index, inner in enumerate(value))
+    return found
+
+
+def _normalised(data: bytes) -> bytes:
+    """` word word … `: the ASCII letters and digits of `data` in lowercase, every other run of
+    bytes (spaces, line breaks and a YAML block's indent, quotes, punctuation, an escaped line
+    break) one space: the same prose re-wrapped, re-quoted or escaped reads the same."""
+    for escaped in _ESCAPED_BREAKS:
+        data = data.replace(escaped, b" ")
+    return b" " + b" ".join(data.translate(_WORDS).split()) + b" "
+
+
+def _probe(part: Any) -> bytes:
+    """The longest of a part's string values (not its keys, which every scenario shares) that
+    holds no space, quote or backslash — `secret/payments-db-credentials` — so a file that holds
+    the part holds it as written, unwrapped and unescaped (an escaped copy is parsed anyway:
+    `_ESCAPE`)."""
+    words: list[bytes] = []
+    stack = [part]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str) and not _UNWRITTEN.search(value):
+            words.append(value.encode("utf-8"))
+    return max(words, key=len, default=b"")
 
 
 def _hidden_files(path: Path) -> list[Path]:

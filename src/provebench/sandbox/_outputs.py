@@ -1,4 +1,4 @@
-"""A provebench output, told by its content: what a run, a matrix or a seal wrote, which names
+"""A provebench output, told by its bytes: what a run, a matrix or a seal wrote, which names
 a scenario's or a corpus's answer, and which a candidate's code folder never holds.
 
 An output folder is hidden from its own run only (`_policy.policy_for`, role `output-folder`):
@@ -9,83 +9,86 @@ with no tool call (sandbox red team 39b, H1). A pilot run folder left in an impo
 showed its `register.csv`, the corpus's expected rows byte for byte (A03 r1).
 
 So the walk of a candidate's code (`_candidate.read_shown`) reads every file for the markers each
-writer puts in its own output, whatever the file is named: a provebench file names its format
-(`"format": "provebench.…"`: evidence, a pilot run record, a verdict, a summary, a seal, and
-every report printed for machines — `si stress --format json` and `si check --json` named none,
-and a sealed agent answered from a stress report's honest example: sandbox red team 41, SB7); an SI
-verdict holds its evaluations, versions and input digests (`si.scoring._verdict.Verdict`, which
-has no format field); an OASIS evidence artifact holds a scenario id, a final answer and actions
-(Reporting §1.2); a run's signed record is a DSSE envelope of an in-toto statement whose
-predicate is provebench's (`attest._envelope`). A file renamed and re-encoded by its owner is no
-longer one of them: what an agent was written to know is the limit docs/sandbox.md states."""
+writer puts in its own output, whatever the file is named, **anywhere in its bytes and without
+parsing it**: a provebench file names its format (`"format": "provebench.…"`: evidence, a pilot
+run record, a verdict, a summary, a seal, and every report printed for machines — sandbox red
+team 41, SB7); an SI verdict holds `scenario_file_sha256` (`si.scoring._verdict.Verdict`, which
+has no format field); an OASIS evidence artifact holds a scenario id, a final answer and a list
+of actions (Reporting §1.2); a run's signed record is a DSSE envelope whose payload is an in-toto
+statement of provebench's predicate (`attest._envelope`); a human-readable output that shows an
+answer begins with a fixed line (`provebench._output_mark`). Before, a file had to be one JSON
+object with the markers at its top, and a verdict in a list, JSON Lines, a verdict nested in a
+summary, an uncompressed tar of an `--out` folder and `si stress`/`si check` text were each
+shown, and a sealed agent answered from each with no tool call (sandbox red team 42, G1-9 …
+G1-14). The keys are matched quoted with `"` or `'` and any backslashes before a quote (JSON, a
+Python literal, a JSON string holding JSON), or as a YAML key. A file compressed, base64'd or
+re-keyed by its owner is no longer one of them: the limit docs/sandbox.md states."""
 
 from __future__ import annotations
 
 import base64
 import binascii
-import json
-from typing import Any
+import re
+
+from provebench._output_mark import OUTPUT_MARK
 
 # `attest._envelope.PAYLOAD_TYPE` (a test holds the two equal: the sandbox imports no area).
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
 _PROVEBENCH_FORMAT_PREFIX = "provebench."
-_PROVEBENCH_PREDICATE_PREFIX = "urn:provebench:"
-# Bytes every recognised output holds, looked for before any file is parsed: a code folder's
-# files are read once for its digest, and most of them are no JSON object at all.
-_MARKERS = (b'"format"', b'"evaluations"', b'"final_answer"', b'"payloadType"')
+_PROVEBENCH_PREDICATE_PREFIX = b"urn:provebench:"
+# Bytes one of the outputs holds, looked for (`in`, fast) before any pattern: a code folder's
+# files are all read once for its digest, and most hold none of these.
+_MARKERS = (
+    b"provebench.",
+    b"scenario_file_sha256",
+    b"final_answer",
+    b"payloadType",
+    OUTPUT_MARK.encode("ascii"),
+)
+# A quote as JSON, a Python literal or a JSON string holding JSON writes it.
+_Q = rb"""\\*["']"""
+_FORMAT = re.compile(
+    _Q + rb"format" + _Q + rb"\s*:\s*" + _Q + rb"(provebench\.[\w./-]*)"
+    + rb"|(?m:^[ \t-]*format:[ \t]*[\"']?(provebench\.[\w./-]*))"
+)  # fmt: skip
+# The key and, a few bytes on, its digest: JSON, a Python literal and a pickle (which stores the
+# key bare) all hold both; code that reads a verdict (`inputs["scenario_file_sha256"]`) does not.
+_VERDICT = re.compile(rb"scenario_file_sha256.{0,12}?[0-9a-f]{64}", re.S)
+_SCENARIO_ID = re.compile(_Q + rb"scenario_id" + _Q + rb"\s*:\s*" + _Q)
+_FINAL_ANSWER = re.compile(_Q + rb"final_answer" + _Q + rb"\s*:")
+_ACTIONS = re.compile(_Q + rb"actions" + _Q + rb"\s*:\s*\[")
+_PAYLOAD = re.compile(_Q + rb"payload" + _Q + rb"\s*:\s*" + _Q + rb"([A-Za-z0-9+/=]{16,})")
 
 
 def output_kind(data: bytes) -> str | None:
-    """What provebench output `data` is, in words ("an SI verdict"), or None if it is none."""
-    if data.lstrip()[:1] != b"{" or not any(marker in data for marker in _MARKERS):
+    """What provebench output `data` is or holds, in words ("an SI verdict"), or None."""
+    if not any(marker in data for marker in _MARKERS):
         return None
-    try:
-        value: Any = json.loads(data)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return None
-    if not isinstance(value, dict):
-        return None
-    found = value.get("format")
-    if isinstance(found, str) and found.startswith(_PROVEBENCH_FORMAT_PREFIX):
-        return f"a provebench file of format {found}"
-    if _is_si_verdict(value):
+    if OUTPUT_MARK.encode("ascii") in data:
+        return "a provebench report printed for people, which shows a scenario's answer"
+    found = _FORMAT.search(data)
+    if found is not None:
+        name = (found.group(1) or found.group(2)).decode("ascii")
+        return f"a provebench file of format {name}"
+    if _VERDICT.search(data):
         return "an SI verdict"
-    if _is_oasis_evidence(value):
+    if _SCENARIO_ID.search(data) and _FINAL_ANSWER.search(data) and _ACTIONS.search(data):
         return "an OASIS evidence artifact"
-    if _is_provebench_envelope(value):
-        return "a signed provebench record"
+    if b"payloadType" in data and PAYLOAD_TYPE.encode("ascii") in data:
+        for payload in _PAYLOAD.finditer(data):
+            if _provebench_statement(payload.group(1)):
+                return "a signed provebench record"
     return None
 
 
-def _is_si_verdict(value: dict[str, Any]) -> bool:
-    versions, inputs = value.get("versions"), value.get("inputs")
-    return (
-        isinstance(value.get("evaluations"), list)
-        and isinstance(versions, dict)
-        and "profile" in versions
-        and isinstance(inputs, dict)
-        and "scenario_file_sha256" in inputs
-    )
-
-
-def _is_oasis_evidence(value: dict[str, Any]) -> bool:
-    return (
-        isinstance(value.get("scenario_id"), str)
-        and "final_answer" in value
-        and isinstance(value.get("actions"), list)
-    )
-
-
-def _is_provebench_envelope(value: dict[str, Any]) -> bool:
-    payload = value.get("payload")
-    if value.get("payloadType") != PAYLOAD_TYPE or not isinstance(payload, str):
-        return False
+def _provebench_statement(payload: bytes) -> bool:
+    """Whether the base64 `payload` decodes to a statement of provebench's predicate: its bytes
+    name it (`"predicateType": "urn:provebench:…"`), looked for without parsing."""
     try:
-        statement: Any = json.loads(base64.b64decode(payload, validate=True))
-    except (ValueError, binascii.Error, UnicodeDecodeError, RecursionError):
+        statement = base64.b64decode(payload, validate=True)
+    except (ValueError, binascii.Error):
         return False
-    predicate = statement.get("predicateType") if isinstance(statement, dict) else None
-    return isinstance(predicate, str) and predicate.startswith(_PROVEBENCH_PREDICATE_PREFIX)
+    return _PROVEBENCH_PREDICATE_PREFIX in statement
 
 
-__all__ = ["output_kind"]
+__all__ = ["PAYLOAD_TYPE", "output_kind"]

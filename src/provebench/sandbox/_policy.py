@@ -127,6 +127,8 @@ SHIPPED_SECRETS = (
 # The last of a launch's options: bubblewrap's own tmpfs, its root and its `/dev`, read-only once
 # every mount point in them is made — only these mounts, not those below them (`/tmp`,
 # `/dev/shm`, `/sandbox`, the device nodes), which `--remount-ro` leaves as they are.
+# The size of each empty `__pycache__` tmpfs (`SandboxPolicy.empty_caches`): one page.
+_EMPTY_CACHE_BYTES = "4096"
 _READ_ONLY_ONCE_BUILT = ("--remount-ro", "/dev", "--remount-ro", "/")
 ISOLATION_ARGS = (
     "--unshare-all",
@@ -637,9 +639,8 @@ class SandboxPolicy:
     # Where each secret appears inside the sandbox — under every folder that is shown, by
     # identity (`_containment`) — and so where it is covered: `(location inside, secret)`.
     masks: tuple[tuple[Path, Path], ...] = ()
-    # The `__pycache__` folders of provebench's environment, each shown as an empty tmpfs no one
-    # in the sandbox may write (`shown_empty_caches`): a thousand of them, so not masks — a
-    # `--remount-ro` each made bwrap read its mount table a thousand times (seconds a launch).
+    # The `__pycache__` folders of provebench's environment, each shown as an empty tmpfs of
+    # one page (`shown_empty_caches`): a thousand of them, so not masks.
     empty_caches: tuple[Path, ...] = ()
     # The run's snapshot of the candidate's code in sealed memory (`_held_code`): a shown path
     # it holds is rebuilt from memory in the sandbox's own file system, never bound from disk.
@@ -714,8 +715,14 @@ class SandboxPolicy:
             elif secret.exists():
                 args += ["--ro-bind", "/dev/null", str(location)]
         for cache in self.empty_caches:
-            # Mode 0555: the sandbox holds no capability, so nothing there writes into it.
-            args += ["--perms", "0555", "--tmpfs", str(cache)]
+            # One page each: the tmpfs is owned by the sandbox's uid, so a candidate `chmod`ed
+            # one and wrote 600 MiB of host memory into it, and the last `--remount-ro /` does
+            # not reach the mounts below the root (sandbox red team 42, G2-1); now a thousand
+            # pages in all. Not remounted read-only: bubblewrap reads its mount table once per
+            # remount, 1.2 s a launch here against 0.05 s, and what a candidate writes there in
+            # its own launch only its own processes read (every Python of provebench's in the
+            # sandbox reads the held bytecode, `HELD_BYTECODE`, and each launch's tmpfs is new).
+            args += ["--size", _EMPTY_CACHE_BYTES, "--perms", "0555", "--tmpfs", str(cache)]
         if self.held is not None:
             args += self.held.read_only_args()
         return [*args, *_READ_ONLY_ONCE_BUILT]

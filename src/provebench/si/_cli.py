@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from provebench._output_mark import output_mark_line
 from provebench.si._cli_options import (
     ReadingsOption,
     RequireDiagnosisOption,
@@ -144,6 +145,9 @@ def score_command(
     )
     if explain:
         console = Console(highlight=False, soft_wrap=True)
+        # The explanation shows the matched band and the answer key: provebench's output mark
+        # first, which the sandbox refuses in a candidate's code (sandbox red team 42, G1-13).
+        typer.echo(output_mark_line("si score --explain"))
         if isinstance(verdict, Verdict):
             from provebench.si.scoring._explain import render_explanation
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from provebench._output_mark import OUTPUT_MARK
 from provebench.cli import app
 from provebench.si.sim import _check as check_module
 from provebench.si.sim import check_counterfactual
@@ -71,7 +72,9 @@ def _in_process(*args: str) -> Any:
 def test_si_check_accepts_every_shipped_scenario(path: Path) -> None:
     result = _in_process("check", str(path))
     assert result.exit_code == 0, result.output
-    assert ": ok" in result.stdout.splitlines()[0]
+    # The first line is provebench's output mark (sandbox red team 42, G1-14); the report next.
+    mark, headline = result.stdout.splitlines()[:2]
+    assert mark.startswith(OUTPUT_MARK) and ": ok" in headline
     as_json = _in_process("check", str(path), "--json")
     assert as_json.exit_code == 0, as_json.output
     report = json.loads(as_json.stdout)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from provebench._output_mark import output_mark_line
 from provebench.evidence import Evidence
 from provebench.si.scenario._binding import bind_scoring
 from provebench.si.scenario._scenario import Scenario
@@ -129,8 +130,10 @@ def _shown(text: str, width: int = 70) -> str:
 def render_table(outcomes: list[FamilyOutcome], checked: Reading) -> str:
     """The stress table as plain text, the same bytes on every run: one line per family with
     its extreme example (under the reading checked), both readings' scores and what it
-    deserves; a score past the bound is marked ABOVE (or BELOW for honest phrasings)."""
-    lines: list[str] = []
+    deserves; a score past the bound is marked ABOVE (or BELOW for honest phrasings). Its first
+    line is provebench's output mark: the honest family's example is a top-band answer, and the
+    sandbox refuses a candidate folder holding the table (sandbox red team 42, G1-13)."""
+    lines: list[str] = [output_mark_line("si stress")]
     header = f"{'family':28} {'ratified':>10} {'strict':>10}  {'deserves':10}  example ({checked})"
     for scenario_id in dict.fromkeys(outcome.scenario_id for outcome in outcomes):
         lines += [scenario_id, header]

@@ -83,7 +83,12 @@ def _print_report(report: CounterfactualReport) -> None:
     # Scenario keys, names and values are the scenario author's data: every line goes through
     # `shown`, so a key holding ESC, CR or U+202E is printed as escapes and one line stays one.
     from provebench._errors import shown
+    from provebench._output_mark import output_mark_line
 
+    # The report names the answer key (the delta, the identifiers in it): its first line is
+    # provebench's output mark, which the sandbox refuses in a candidate's code (sandbox red
+    # team 42, G1-14).
+    typer.echo(output_mark_line("si check"))
     verdict = "ok" if report.ok else "REJECTED"
     typer.echo(shown(f"{report.scenario_id}: {verdict} — symptom {report.symptom}"))
     for check in report.checks:
