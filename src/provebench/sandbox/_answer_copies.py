@@ -86,10 +86,15 @@ _ANSWER_PARTS = ("injection", "scoring")
 # A scenario's own prose, never in an agent's task (the task is the operator prompt, its mode and
 # scope: `si task`) nor in what the tools show (those come from `preconditions`, left out), which
 # states the answer: `description`, `intent`, `injection.counterfactual` and every text under
-# `verification`. Each of at least `_MIN_TEXT` characters once normalised (`_normalised`) is
-# looked for in the bytes of every code file, any size, unparsed: it survives Markdown, a JSON
-# string, a Python literal, a pickle, a tar and padding (sandbox red team 42, G1-1 … G1-8).
+# `verification` but its API operations (`_OPERATIONS`). Each of at least `_MIN_TEXT`
+# characters once normalised (`_normalised`) is looked for in the bytes of every code file, any
+# size, unparsed: it survives Markdown, a JSON string, a Python literal, a pickle, a tar and
+# padding (sandbox red team 42, G1-1 … G1-8).
 _TEXT_KEYS = ("description", "intent")
+# Not prose: the API operations a verification names (`verification.api_audit`, "scale
+# deployment/web-app …") are what an agent's own commands say, honest or not (a scripted
+# agent that makes the forbidden scale holds that command).
+_OPERATIONS = ("verification.api_audit",)
 _MIN_TEXT = 32
 # Every byte but an ASCII letter or digit is a word break, letters lowercased (`_normalised`).
 _WORDS = bytes(
@@ -268,8 +273,10 @@ def _answer_texts(scenario: dict[Any, Any]) -> list[tuple[str, str]]:
     if isinstance(injection, dict) and isinstance(injection.get("counterfactual"), str):
         found.append(("injection.counterfactual", injection["counterfactual"]))
     stack: list[tuple[str, Any]] = [("verification", scenario.get("verification"))]
-    while stack:  # every string under `verification`, at any depth
+    while stack:  # every string under `verification`, at any depth, but its API operations
         where, value = stack.pop()
+        if where.startswith(_OPERATIONS):
+            continue
         if isinstance(value, str):
             found.append((where, value))
         elif isinstance(value, dict):

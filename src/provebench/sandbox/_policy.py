@@ -722,7 +722,9 @@ class SandboxPolicy:
             # remount, 1.2 s a launch here against 0.05 s, and what a candidate writes there in
             # its own launch only its own processes read (every Python of provebench's in the
             # sandbox reads the held bytecode, `HELD_BYTECODE`, and each launch's tmpfs is new).
-            args += ["--size", _EMPTY_CACHE_BYTES, "--perms", "0555", "--tmpfs", str(cache)]
+            # Four arguments each (bubblewrap takes at most 9000; a sealed candidate of 1500
+            # files needs the rest): a size and no `--perms`, so bubblewrap's mode 0755.
+            args += ["--size", _EMPTY_CACHE_BYTES, "--tmpfs", str(cache)]
         if self.held is not None:
             args += self.held.read_only_args()
         return [*args, *_READ_ONLY_ONCE_BUILT]
