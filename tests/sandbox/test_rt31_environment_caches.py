@@ -66,7 +66,8 @@ def test_a_candidate_that_clears_the_prefix_finds_the_environments_caches_empty(
     tmp_path: Path,
 ) -> None:
     """In a real sandbox: the venv's and the standard library's caches, full on the host, are
-    empty there and nothing writes into them."""
+    empty there, each a tmpfs of this launch's own of one page (sandbox red team 42, G2-1): no
+    write reaches the host's, and none of more than a page fits."""
     venv_cache = _host_cache(Path(yaml.__file__))
     stdlib_cache = _host_cache(Path(os.__file__))
     assert any(venv_cache.iterdir()) and any(stdlib_cache.iterdir())  # full on the host
@@ -75,7 +76,7 @@ def test_a_candidate_that_clears_the_prefix_finds_the_environments_caches_empty(
         "import os, sys; sys.pycache_prefix = None\n"
         f"found = os.listdir({str(venv_cache)!r}) + os.listdir({str(stdlib_cache)!r})\n"
         "try:\n"
-        f"    open({str(venv_cache / 'planted.pyc')!r}, 'w')\n"
+        f"    open({str(venv_cache / 'planted.pyc')!r}, 'wb').write(bytes(1 << 20))\n"
         "    found.append('written')\n"
         "except OSError:\n"
         "    pass\n"
