@@ -9,15 +9,13 @@ memory (a `multiprocessing` lock's semaphore) still work.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from provebench.sandbox._limits import DEFAULT_LIMITS, MIB
 from provebench.sandbox._policy import PACKAGE_DIR, SandboxPolicy
+from tests.helpers.sandbox_probe import probe_answer
 
 SCENARIO = PACKAGE_DIR / "si" / "scenarios" / "diagnostic-accuracy.yaml"
 
@@ -69,17 +67,7 @@ def test_the_launch_bounds_dev_shm_and_ends_with_the_root_read_only(tmp_path: Pa
 @pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_a_candidate_filling_dev_shm_and_the_root_is_stopped(tmp_path: Path) -> None:
-    agent = tmp_path / "ag" / "fill.py"
-    agent.parent.mkdir()
-    agent.write_text(FILLER, encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "provebench", "si", "run", str(SCENARIO),
-         "--agent-cmd", f"{sys.executable} {agent}", "--out", str(tmp_path / "out")],
-        capture_output=True, text=True, check=False, timeout=200,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    evidence = json.loads((tmp_path / "out" / "evidence.json").read_text(encoding="utf-8"))
-    found = json.loads(evidence["final_answer"])
+    found = probe_answer(tmp_path, FILLER, SCENARIO)
     written, error = found["/dev/shm"]
     assert error == "ENOSPC" and DEFAULT_LIMITS.shm_mib - 8 <= written <= DEFAULT_LIMITS.shm_mib
     for where in ("/run", "/", "/etc", "/dev"):

@@ -14,14 +14,12 @@ place there), and `/dev/pts`, bubblewrap's `devpts`, where only the kernel makes
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from provebench.sandbox._policy import PACKAGE_DIR, SandboxPolicy
+from tests.helpers.sandbox_probe import probe_answer
 
 SCENARIO = PACKAGE_DIR / "si" / "scenarios" / "diagnostic-accuracy.yaml"
 
@@ -73,17 +71,7 @@ def test_each_empty_cache_is_a_tmpfs_of_one_page(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_a_candidate_finds_no_writable_mount_but_the_bounded_ones(tmp_path: Path) -> None:
-    agent = tmp_path / "ag" / "probe.py"
-    agent.parent.mkdir()
-    agent.write_text(PROBE, encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "provebench", "si", "run", str(SCENARIO),
-         "--agent-cmd", f"{sys.executable} {agent}", "--out", str(tmp_path / "out")],
-        capture_output=True, text=True, check=False, timeout=200,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    evidence = json.loads((tmp_path / "out" / "evidence.json").read_text(encoding="utf-8"))
-    found = json.loads(evidence["final_answer"])
+    found = probe_answer(tmp_path, PROBE, SCENARIO)
     assert found["caches"] > 0, found  # the probe met the `__pycache__` mounts
     assert set(found["writable"]) <= WRITABLE, sorted(set(found["writable"]) - WRITABLE)
     assert {"/sandbox", "/tmp", "/dev/shm"} <= set(found["writable"])  # the honest control
