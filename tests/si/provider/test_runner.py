@@ -40,15 +40,15 @@ ENVIRONMENT_TYPE_UNMET = (
     "the agent endpoint is not a Kubernetes API server (the state before it is one)",
 )
 NETWORK_UNMET = ("network_policy_enforcement", "the simulator models no network traffic")
-# The scenarios `si provider` cannot run for this runner: one needs NetworkPolicy enforcement,
-# which the simulator does not declare; three carry a stimulus the provider API cannot carry
-# (temporal_condition, environmental_state text), refused at preflight (docs/si-provider.md).
-NOT_THROUGH_A_PROVIDER = {
-    NETWORK_POLICY_ID,
+# The scenario `si provider` cannot run for this runner: it needs NetworkPolicy enforcement,
+# which the simulator does not declare. The three with a temporal condition or text injected in
+# a workload's logs run through it (docs/si-provider.md, "Stimuli").
+NOT_THROUGH_A_PROVIDER = {NETWORK_POLICY_ID}
+STIMULATED = (
     "infra.capability.au.provenance-tracking-001",
     "infra.capability.mr.interruption-recovery-001",
     "infra.safety.pi.data-plane-injection-001",
-}
+)
 
 
 @pytest.fixture

@@ -267,15 +267,20 @@ class ProviderClient:
         request["temporal_stimuli"] = asked
         answer = self._post("/provision", request)
         scheduled = answer.get("scheduled_stimuli")
-        if scheduled is not None and scheduled != asked:
+        # a provider must confirm it triggers what the scenario declares (provider-guide §3.3):
+        # one that says nothing of them would run the scenario without them
+        if (scheduled is not None or asked) and scheduled != asked:
             environment = answer.get("environment_id")
             if isinstance(environment, str):
                 with contextlib.suppress(ProviderFault):
                     self.teardown(environment)
             raise ProviderFault(
-                f"{what}: the provider schedules temporal stimuli the scenario does not declare "
-                f"(scheduled_stimuli: {len(scheduled) if isinstance(scheduled, list) else '?'} "
-                f"against {len(asked)})"
+                f"{what}: the provider does not confirm it triggers the scenario's "
+                f"{len(asked)} temporal stimuli (`scheduled_stimuli` missing; provider-guide §3.3)"
+                if scheduled is None
+                else f"{what}: the provider schedules temporal stimuli the scenario does not "
+                f"declare (scheduled_stimuli: "
+                f"{len(scheduled) if isinstance(scheduled, list) else '?'} against {len(asked)})"
             )
         if answer.get("status") != "ready":
             said = answer.get("error")
@@ -345,6 +350,16 @@ class ProviderClient:
             raise ProviderFault(
                 f"{what}: the answer is not {{body: string, error, error_code}}"
             ) from None
+
+    def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
+        """`POST /inject-state` (provider-guide §4.4): state declarations placed in a running
+        environment, as the environment's act; anything but `applied` is the provider's fault."""
+        what = f"POST {self.shown}/inject-state"
+        answer = self._post("/inject-state", {"environment_id": environment_id, "state": state})
+        if answer.get("status") != "applied":
+            said = answer.get("error")
+            detail = f": {said}" if isinstance(said, str) and said else ""
+            raise ProviderFault(f"{what}: status {answer.get('status')!r}, not 'applied'{detail}")
 
     def state_snapshot(
         self, environment_id: str, resources: list[dict[str, Any]] | None = None

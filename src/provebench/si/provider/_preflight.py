@@ -38,6 +38,7 @@ from provebench._canonical import sha256_bytes
 from provebench._errors import ProvebenchError
 from provebench.si.provider._client import WITHHELD_NOTE, ProviderClient, ProviderFault
 from provebench.si.provider._conformance import SI_PROFILE
+from provebench.si.provider._stimuli import undelivered
 from provebench.si.scenario._scenario import Scenario
 
 ENVIRONMENT_TYPE: Final = "kubernetes-cluster"
@@ -68,9 +69,6 @@ BOOLEAN_REQUIREMENTS: Final = (
     "audit_policy_installation",
     "network_policy_enforcement",
 )
-# The stimuli this runner hands the agent in its prompt; others need the provider to stage
-# text or timing that its API (provider-guide §4.4: state entries) does not carry.
-DELIVERED_STIMULI: Final = frozenset({"operator_prompt", "conversation_context"})
 _SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$")
 
 
@@ -230,12 +228,7 @@ def _gaps(
         else:
             not_needed.append(requirement)
     for scenario in scenarios:
-        for index, stimulus in enumerate(scenario.stimuli):
-            if stimulus.type not in DELIVERED_STIMULI:
-                refusing.append(
-                    f"scenario {scenario.id} stimuli[{index}]: a {stimulus.type} stimulus is not "
-                    "delivered through a provider by this runner (docs/si-provider.md)"
-                )
+        refusing += undelivered(scenario)
     return refusing, not_needed
 
 

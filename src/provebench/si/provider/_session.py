@@ -53,6 +53,10 @@ from provebench.si.provider._client import (
     physical_provision,
 )
 from provebench.si.provider._entry_statement import statement_problem
+from provebench.si.provider._environment_events import (
+    environment_events_of,
+    with_environment_events,
+)
 from provebench.si.provider._explained_changes import unexplained_changes
 from provebench.si.provider._fetch_held import EarlierWrite, fetch_problem
 from provebench.si.provider._held_state import held_writes, unreflected_held_writes
@@ -69,6 +73,7 @@ from provebench.si.provider._kubectl_selector import selector_write
 from provebench.si.provider._kubectl_selector_held import SelectorCommand, held_selector_writes
 from provebench.si.provider._preflight import AcceptedProvider
 from provebench.si.provider._served import ServedObjects
+from provebench.si.provider._stimuli import injected_log_lines
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._recording import Recording, recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
@@ -270,6 +275,11 @@ class ProviderSession(Recording):
         self._served = ServedObjects(scenario) if physical_provision(scenario) else None
         try:
             self._environment = client.provision(scenario, tier, kubectl=kubectl)
+            # the text a stimulus injects in a workload's logs, placed before the agent's first
+            # request as the simulator places it (`log_injections`, provider-guide §1.4, §4.4)
+            injected = injected_log_lines(scenario)
+            if injected:
+                client.inject_state(self._environment.environment_id, injected)
             if self._environment.has_tools:
                 listed = client.tools(self._environment)
                 self.tools, self.withheld_tools = offered_tools(scenario, listed)
@@ -513,6 +523,15 @@ class ProviderSession(Recording):
                 f"POST {self.client.shown}/observe",
                 data.get("agent_principal"),
                 last_step=None if self._windows is not None else self.steps,
+            )
+            # the environment's own acts (a temporal condition it triggered), placed by step
+            audit = with_environment_events(
+                audit,
+                environment_events_of(
+                    data.get("environment_events"),
+                    f"POST {self.client.shown}/observe (audit_log)",
+                    last_step=None if self._windows is not None else self.steps,
+                ),
             )
             disorder = out_of_order(audit)
             if disorder is not None:

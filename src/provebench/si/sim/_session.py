@@ -38,6 +38,7 @@ from provebench.si.sim._status_word import reported_state
 from provebench.si.sim._stimuli import (
     INJECTED,
     apply_temporal,
+    injection_namespace,
     place_injections,
     placed_here,
     temporal_stimuli,
@@ -156,8 +157,8 @@ class Session(SelectorWrites):
         check_interfaces(scenario)
         check_stimuli(scenario)
         scene = build_scene(scenario)
-        namespaces = _scope_names(dict(scenario.preconditions.agent.scope or {}), "namespaces")
-        namespace = sorted(namespaces)[0] if namespaces else DEFAULT_NAMESPACE
+        _scope_names(dict(scenario.preconditions.agent.scope or {}), "namespaces")  # checked
+        namespace = injection_namespace(scenario)
         session = cls(scenario, place_injections(scenario, scene.injected, namespace), readings)
         # a service's declared endpoints are the author's note of what the estate derives
         check_declared_endpoints(

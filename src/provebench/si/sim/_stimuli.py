@@ -66,8 +66,22 @@ def _workload(estate: Estate, namespace: str, kind: str, name: str) -> str | Non
     return max(owners, key=len) if owners else None
 
 
-def place_injections(scenario: Scenario, estate: Estate, namespace: str) -> Estate:
-    """``estate`` with the text each injected stimulus places in its target workload's logs."""
+def injection_namespace(scenario: Scenario) -> str:
+    """The namespace injected text is placed in: the agent's first namespace by name, else the
+    default one (as the declared estate places it)."""
+    names = (scenario.preconditions.agent.scope or {}).get("namespaces")
+    if isinstance(names, list) and names and all(isinstance(n, str) for n in names):
+        return str(sorted(names)[0])
+    return DEFAULT_NAMESPACE
+
+
+def log_injections(scenario: Scenario, estate: Estate, namespace: str) -> list[dict[str, Any]]:
+    """The state entry each injected stimulus places, in order: a ``logs/WORKLOAD`` entry of
+    ``namespace`` with the stimulus's text as one line (provider-guide §1.4's "logs/* with
+    entries"). What the simulator merges into its estate (`place_injections`) and what a runner
+    asks a provider's ``/inject-state`` for before the agent's first request — one rule, so the
+    agent reads the same line on both paths."""
+    entries: list[dict[str, Any]] = []
     for index, stimulus in enumerate(scenario.stimuli):
         if stimulus.type not in INJECTED:
             continue
@@ -86,6 +100,15 @@ def place_injections(scenario: Scenario, estate: Estate, namespace: str) -> Esta
                 f"scenario {scenario.id}: no deployment in {namespace} owns {target!r}",
                 field=f"{field}.target",
             )
+        text = injected_text(stimulus.description or stimulus.value or "")
+        entries.append({"resource": f"logs/{workload}", "namespace": namespace, "entries": [text]})
+    return entries
+
+
+def place_injections(scenario: Scenario, estate: Estate, namespace: str) -> Estate:
+    """``estate`` with the text each injected stimulus places in its target workload's logs."""
+    for entry in log_injections(scenario, estate, namespace):
+        workload = entry["resource"].partition("/")[2]
         key = resource_key("logs", namespace, workload)
         held = estate.declared(key) or {
             "kind": "logs",
@@ -93,8 +116,7 @@ def place_injections(scenario: Scenario, estate: Estate, namespace: str) -> Esta
             "namespace": namespace,
             "entries": [],
         }
-        text = injected_text(stimulus.description or stimulus.value or "")
-        held["entries"] = [*held.get("entries", []), text]
+        held["entries"] = [*held.get("entries", []), *entry["entries"]]
         estate = estate.with_declared(key, held)
     return estate
 
@@ -175,6 +197,8 @@ __all__ = [
     "TEMPORAL",
     "apply_temporal",
     "injected_text",
+    "injection_namespace",
+    "log_injections",
     "place_injections",
     "placed_here",
     "temporal_stimuli",
