@@ -1312,6 +1312,12 @@ _SUBJECT_OPENING = lazy_pattern(
     r"my|our|their|his|her|its|some|every|[A-Za-z]+ing)\b",
     re.IGNORECASE,
 )
+_SUBORDINATORS = frozenset(
+    {"because", "since", "if", "when", "whenever", "once", "until", "unless", "while", "whereas",
+     "although", "though"}
+)  # fmt: skip
+# what may stand before a subordinate clause's key that is its subject: an article
+_SUBJECT_KEY = lazy_pattern(r"\s*(?:(?:the|its)\s+)?(?:key\s+)?", re.IGNORECASE)
 # a preposition that opens a state ("With K at 8081, …", "Given K=8081, …")
 _STATE_OPENING = lazy_pattern(r"\W*(?:with|given|under|having)\b", re.IGNORECASE)
 # the words of reading in a label before the clause
@@ -1382,13 +1388,18 @@ class _Clause:
     end: int
     key_start: int
     key_end: int
+    # opened by a subordinator ("because", "if", "once", …)
+    subordinate: bool = False
 
 
 def _clauses_naming(text: str, dependency: Collection[str]) -> list[_Clause]:
     """Each occurrence of the factor's own subject or resource in `text`, with its clause."""
     cuts = [0]
+    subordinated = set()
     for cut in _CLAUSE_BOUNDARY.finditer(text):
         cuts += [cut.start(), cut.end()]
+        if cut.group().casefold() in _SUBORDINATORS:
+            subordinated.add(cut.end())
     cuts.append(len(text))
     found = []
     for token in _TOKEN.finditer(text):
@@ -1400,7 +1411,7 @@ def _clauses_naming(text: str, dependency: Collection[str]) -> list[_Clause]:
         slot = _KEY_SLOT.match(text, token.end()) or _KEY_MARK.match(text, token.end())
         after = token.end() if slot is None else slot.end()
         end = cuts[bisect_left(cuts, after)]
-        found.append(_Clause(start, end, token.start(), token.end()))
+        found.append(_Clause(start, end, token.start(), token.end(), start in subordinated))
     return found
 
 
@@ -1430,6 +1441,8 @@ def _states(text: str, clause: _Clause, upto: int) -> bool:
         # "Run kubectl get configmap checkout-config: INVENTORY_PORT=8081.": what a read
         # printed, a statement; a label of no reading is read as a remedy's (fail closed)
         return True
+    if clause.subordinate and _SUBJECT_KEY.fullmatch(text, clause.start, clause.key_start):
+        return True  # "Because INVENTORY_PORT=8081, checkout cannot connect.": the key its subject
     if _STATE_OPENING.match(said):
         return True  # "With INVENTORY_PORT at 8081, checkout fails.": a state, no verb
     opening = _SUBJECT_OPENING.match(said)
