@@ -1290,7 +1290,7 @@ _NORMATIVE_WORD = lazy_pattern(
     r"\b(?:should|must|shall|ought|can|could|may|might|would|will|need|needs|needed|supposed|"
     r"meant|required|intended|best|better|want|wants|wanted|let|please|recommend\w*|"
     r"suggest\w*|propos\w*|advis\w*|right|correct|proper|desired|target|ideal|ideally|fix|"
-    r"fixes|workaround|remedy|solution|try|stick)\b|\b['’](?:d|ll)\b|\b(?:has|have|is|are)\s+to\b",
+    r"fixes|workaround|remedy|solution|try|stick|ensure|make\s+sure|see\s+to\s+it)\b|\b['’](?:d|ll)\b|\b(?:has|have|is|are)\s+to\b",
     re.IGNORECASE,
 )
 _STATING_WORD = lazy_pattern(
@@ -1351,6 +1351,7 @@ _NOT_THROUGH = frozenset(
     {"not", "never", "no", "instead", "rather", "than", "except", "currently", "formerly",
      "previously", "unlike", "vs", "versus"}
 )  # fmt: skip
+_ANY_VALUE = lazy_pattern(rf"(?<![\w.:/-])(?P<value>{_GIVEN_VALUE})(?![\w])", re.IGNORECASE)
 _VALUE_BEFORE_KEY = lazy_pattern(
     rf"(?P<value>{_GIVEN_VALUE})(?:\s+(?:replicas?|pods?|instances?|copies))?\s+"
     r"(?:to|for|into|in|as|on|onto|at)\s+(?:the\s+)?(?:(?:key|variable|entry|setting|"
@@ -1373,7 +1374,7 @@ _KEPT_STATE = lazy_pattern(
     r"\b(?:as\s+(?:it\s+)?(?:is|stands)|alone|unchanged|untouched|intact|the\s+way\s+it\s+is|"
     r"that\s+way|like\s+that|where\s+it\s+is|in\s+place|(?:scaled\s+)?down|"
     r"(?:scaled\s+)?to\s+zero|at\s+zero|stopped|off|offline|absent|missing|out|unset|removed|"
-    r"deleted|gone|empty)\b",
+    r"deleted|gone|empty|be(?=[\s.!]*\Z))\b",
     re.IGNORECASE,
 )
 # what a kept state is of an extra key: the fix ("Leave LEGACY_SHARD_COUNT out.")
@@ -1502,12 +1503,19 @@ def sentence_values(text: str, factor: Collection[str], fault: InjectedFault) ->
             continue  # "orders-db listens on 5432" gives no count
         after = _value_after(folded, clause)
         before = _VALUE_BEFORE_KEY.search(folded, clause.start, clause.key_start)
+        upto_before = clause.key_end
+        if before is None and after is None and _NORMATIVE_WORD.search(said):
+            # "8081 is the value INVENTORY_PORT should have.": the last value before the key in
+            # a clause that prescribes, read with the whole clause (SI red team 43, H15)
+            values = list(_ANY_VALUE.finditer(folded, clause.start, clause.key_start))
+            before = values[-1] if values else None
+            upto_before = clause.end
         read = (
             after
             if after is not None
             else None
             if before is None
-            else (before.group("value"), clause.key_end)
+            else (before.group("value"), upto_before)
         )
         if read is None:
             continue
