@@ -44,7 +44,10 @@ set …", "Then scale …", "Also, …"; `_LEAD`; SI red team 41, A2), none a su
 subordinator, and the verb is then in its plain form. A sentence that gives the factor a value
 whatever its verb ("Point INVENTORY_PORT at 8081.", "kubectl set env … INVENTORY_PORT=8081") has
 that value read as a remedy's (`gives_no_fix`; SI red team 41, A2, the depth of SI red team 40,
-H1).
+H1). Since SI red team 43 (H01-H05, H13-H15) that value is read wherever the sentence gives the
+factor one, in any clause, after any opener or label, before or after the key
+(`sentence_values`), unless the clause states the deviation; the factor kept as it is
+(`keeps_state`) and an undoing verb on a pronoun (`retracts`, H06) are no fix either.
 
 Two tails of an honest remedy are read as part of it (issue 41; docs/si-scoring.md §11, "Round
 35", "The cost and the limits"), each by a closed grammar at the remedy's end, so that what it
@@ -64,6 +67,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
@@ -341,7 +345,7 @@ def _who(tag: str) -> str:
 
 
 _OUTCOME = lazy_pattern(
-    rf"[,\s]*\b(?:(?:so(?:\s+that)?|and(?:\s+then)?)\s+{_who('so')}"
+    rf"[,;\s]*\b(?:(?:so(?:\s+that)?|and(?:\s+then)?)\s+{_who('so')}"
     rf"(?:['’]ll\s+|\s+(?:can|will|is\s+able\s+to|are\s+able\s+to)\s+|\s+){_RECOVERS}|"
     rf"to\s+(?:get|bring|have)\s+{_who('get')}\s+{_RECOVERED}|"
     rf"to\s+let\s+{_who('let')}\s+{_RECOVERS}|"
@@ -352,7 +356,10 @@ _OUTCOME = lazy_pattern(
     # who recovers reaches its dependency again, a name of the scenario (SI red team 41, F1:
     # "… so that checkout can reach inventory.")
     rf"so(?:\s+that)?\s+{_who('reach')}(?:['’]ll\s+|\s+(?:can|will)\s+|\s+)"
-    rf"(?:reach(?:es)?|connects?\s+to|talks?\s+to)\s+(?:the\s+)?(?P<name_reached>{_NAME}))"
+    rf"(?:reach(?:es)?|connects?\s+to|talks?\s+to)\s+(?:the\s+)?(?P<name_reached>{_NAME})|"
+    # after a semicolon or a comma, who recovers then (SI red team 43, F04: "…; checkout then
+    # recovers."), a name of the scenario
+    rf"{_who('semi')}\s+(?:then\s+)?(?:will\s+|can\s+)?(?:then\s+)?{_RECOVERS})"
     rf"(?:\s+(?:again|normally|cleanly|successfully|properly))?{_END}",
     re.IGNORECASE,
 )
@@ -368,7 +375,10 @@ _VALUE_SOURCE = lazy_pattern(
     rf"\s*\(\s*(?:the\s+)?(?:service\s+|deployment\s+)?(?P<name_paren>{_NAME})['’]s?\s+"
     rf"(?:own\s+)?(?:port|value|target\s+port|replica\s+count|listening\s+port)\s*\){_END}|"
     rf",?\s+to\s+match\s+(?:the\s+)?(?:service\s+|deployment\s+)?(?P<name_match>{_NAME})"
-    rf"(?:['’]s?\s+(?:port|value|target\s+port|listening\s+port))?{_END}",
+    rf"(?:['’]s?\s+(?:port|value|target\s+port|listening\s+port))?{_END}|"
+    # the value it had before the fault (SI red team 43, F04: "… to 8080, as before.")
+    rf",?\s*(?:as\s+(?:before|it\s+was(?:\s+before)?|in\s+the\s+baseline)|(?:its|the)\s+"
+    rf"(?:previous|original|old|former)\s+value){_END}",
     re.IGNORECASE,
 )
 
@@ -431,12 +441,34 @@ def _object_end(
     return None
 
 
-def _tail_start(rest: str, names_object: Callable[[str], bool]) -> int:
+# a time of the remedy that is the incident's present ("Set K to 8080 now."), and the value the
+# remedy replaces in a parenthesis ("… to 8080 (was 8081)."), which must be the fault's (SI red
+# team 43, F04)
+_NOW_TAIL = lazy_pattern(
+    rf"[,\s]*\b(?:now|right\s+now|immediately|first|straight\s+away|asap){_END}", re.IGNORECASE
+)
+_REPLACED_TAIL = lazy_pattern(
+    r"\s*\((?:was|previously|formerly|currently|now|it\s+is|it\s+was|from|not|instead\s+of|"
+    rf"replacing)\s+(?P<replaced>{_VALUE.pattern})\s*\){_END}",
+    re.IGNORECASE,
+)
+
+
+def _tail_start(
+    rest: str, names_object: Callable[[str], bool], fault: InjectedFault | None = None
+) -> int:
     """Where an honest tail of the remedy (`_OUTCOME`, then `_SOURCE`, each at the end) starts
     in `rest`, what follows the remedy's object; `len(rest)` when it has none. A name an
-    outcome gives who recovers must be an object of the scenario (`names_object`)."""
+    outcome gives who recovers must be an object of the scenario (`names_object`); a value a
+    parenthesis says it replaces must be the fault's (`fault`)."""
     end = len(rest)
-    outcome = _OUTCOME.search(rest)
+    now = _NOW_TAIL.search(rest)
+    if now is not None:
+        end = now.start()
+    replaced = _REPLACED_TAIL.search(rest, 0, end)
+    if replaced is not None and _restores_fault(replaced.group("replaced"), fault):
+        end = replaced.start()
+    outcome = _OUTCOME.search(rest, 0, end)
     if outcome is not None and all(
         names_object(name)
         for group, name in outcome.groupdict().items()
@@ -500,6 +532,9 @@ _PLAIN_REST = lazy_pattern(
     # the value it had ("with the database password")
     r"(?:\s+with\s+(?:the|its)\s+(?:(?:correct|right|original|previous|old|expected|real|"
     r"actual)\s+)?(?:database\s+|db\s+)?(?:value|password|port|setting))?"
+    # the value it is given ('with value "2525"'; SI red team 43, F04), read as any value is
+    r"(?:\s+with\s+(?:the\s+|a\s+)?value(?:\s+of)?\s+(?P<value_with>[-+]?\d[\w.:/-]*|"
+    r"[\"'`“‘][^\s\"'`”’]+[\"'`”’]))?"
     # the workload restarted after it ("and restart deployment/search-indexer", ", then roll
     # out deployment/payments-api", "and restarting the pods", ", then do a rollout restart of
     # notification-service", "and roll out notification-service again")
@@ -638,7 +673,7 @@ def _plain_rest(
     found = _PLAIN_REST.match(" " + rest)
     if found is None:
         return False
-    values = [found.group(group) for group in ("value_is", "value_eg", "value_to")]
+    values = [found.group(group) for group in ("value_is", "value_eg", "value_to", "value_with")]
     given = [value for value in values if value is not None]
     if _gives_place_as_value(found, verb):
         # "Set INVENTORY_PORT to checkout-config.": after a verb that sets a value, "to" gives
@@ -887,6 +922,8 @@ def _remedy_parts(
         tail = _tail_start(rest, names_object)
         return rest[:tail], offered.end() + tail, None
     verb = found.group("verb")
+    if _RETRACTS.match(text, found.start("verb")) is not None:
+        return None  # "Afterwards revert it.": a retraction, no remedy (SI red team 43, H06)
     if _BACK_BEFORE.match(text, found.end()) is not None and _BACK_VERBS.match(verb) is None:
         return None  # "back" only puts back after its verbs ("push back SMTP_PORT"; W4; H3)
     at = found.end()
@@ -898,7 +935,7 @@ def _remedy_parts(
     end = _object_end(text, at, factor, fault, names_object)
     if end is None:
         return None
-    tail = end + _tail_start(text[end:], names_object)
+    tail = end + _tail_start(text[end:], names_object, fault)
     return text[end:tail], tail, verb
 
 
@@ -1086,6 +1123,26 @@ _NORMATIVE = (
         rf"\s*(?:at|to|as|=)\s*{_NORM_VALUE}(?=[^.;!?]*?\b{_FIXING})",
         re.IGNORECASE,
     ),
+    # "The correct value is 8080." (SI red team 43, F04): the factor's value, its key implied
+    lazy_pattern(
+        r"\W*(?:the\s+)?(?:right|correct|proper|expected|desired|intended|target|healthy|good|"
+        r"fixed|wanted|required|needed|baseline)\s+(?:value|port|setting|replica\s+count)"
+        rf"(?P<key>)\s*(?:is|=|:|should\s+be|would\s+be|will\s+be|must\s+be)\s*{_NORM_VALUE}",
+        re.IGNORECASE,
+    ),
+    # the value before the key ("Assign 8080 to K.", "Use 1 replica for orders-db.", "Give K
+    # the value 8080."; SI red team 43, H15), read whole only as a plain prescription
+    lazy_pattern(
+        r"\W*(?:please\s+)?(?:assign|use|give|write|put|apply|pick|choose)\s+"
+        rf"{_NORM_VALUE}(?:\s+(?:replicas?|pods?|instances?))?\s+(?:to|for|into|in|on|as)\s+"
+        rf"(?:the\s+)?(?:key\s+)?{_KEY}",
+        re.IGNORECASE,
+    ),
+    lazy_pattern(
+        rf"\W*(?:please\s+)?give\s+{_KEY}\s+(?:the\s+value\s+(?:of\s+)?|a\s+value\s+of\s+)?"
+        rf"{_NORM_VALUE}",
+        re.IGNORECASE,
+    ),
     lazy_pattern(
         r"\W*(?:[A-Za-z]+\s+){0,3}?(?:fix|remedy|solution|answer|step|plan|"
         r"recommendation|best|better|way|option|thing\s+to\s+do|needs?|requires?|wants?|"
@@ -1096,6 +1153,11 @@ _NORMATIVE = (
         re.IGNORECASE,
     ),
 )
+_REMEDY_LABEL_WORDS = (
+    r"(?:[A-Za-z][\w;'’#.-]*\s+){0,3}?(?:fix(?:es)?|hotfix|workaround|remed(?:y|iation)|"
+    r"patch|(?:proposed\s+)?change|mitigation|solution|resolution|action(?:\s+item)?|"
+    r"step\s*#?\s*\d*|plan|proposal|recommendation|suggestion|to\s*do|todo|next\s+steps?)"
+)
 # a remedy label ("Fix:", "Desired state:", "Recommended:", "Target value for K:", "Step 2:")
 # before the factor and its value ("K=V", "K: V", "K set to V", or the value alone where the
 # label names the factor)
@@ -1104,8 +1166,13 @@ _NORM_LABEL = lazy_pattern(
     r"target(?:\s+(?:state|value|config(?:uration)?))?|recommend(?:ed|ation)(?:\s+fix)?|"
     r"suggest(?:ed|ion)(?:\s+fix)?|propos(?:ed|al)(?:\s+fix)?|better|best|needed|required|"
     r"expected(?:\s+(?:state|value))?|correct(?:\s+(?:state|value))?|right\s+value|"
-    r"step\s*\d*|to\s*do|todo|change|plan|should\s+be|must\s+be|wanted)"
-    rf"(?:\s+(?:of|for)\s+(?:the\s+key\s+)?{_KEY})?\s*(?:[:—–]|-(?=\s))\s*",
+    r"step\s*\d*|to\s*do|todo|change|plan|should\s+be|must\s+be|wanted|"
+    # any label whose words name a remedy ("Workaround:", "Remediation:", "Patch:", "Proposed
+    # change:", "TL;DR fix:", "Fix →"; SI red team 43, H14, F05): a remedy, never a state, so
+    # "Workaround: K=8080." gives the fix as "Fix: K=8080." does; an evidence label
+    # ("Observed:", "Current:") is none of these and stays a state
+    rf"{_REMEDY_LABEL_WORDS})"
+    rf"(?:\s+(?:of|for)\s+(?:the\s+key\s+)?{_KEY})?\s*(?:[:—–→]|-(?=\s)|=>|->)\s*",
     re.IGNORECASE,
 )
 _LABELLED = lazy_pattern(
@@ -1124,7 +1191,8 @@ _STAYS_MISSING = lazy_pattern(
 
 def _own_key(key: str, dependency: Collection[str]) -> bool:
     """Whether `key`, the subject of a normative statement, is the factor's own or "it"."""
-    return key.casefold() == "it" or fold_name(key.rsplit("/", 1)[-1]) in dependency
+    # an empty key is one the shape implies ("The correct value is 8080."; SI red team 43, F04)
+    return key in ("", "it", "It", "IT") or fold_name(key.rsplit("/", 1)[-1]) in dependency
 
 
 def normative_values(text: str, factor: Collection[str], fault: InjectedFault) -> list[str] | None:
@@ -1138,6 +1206,8 @@ def normative_values(text: str, factor: Collection[str], fault: InjectedFault) -
 # what may close a normative remedy read whole (`prescribes_fix`): its stop, or the gerund's
 # "is the fix" / "fixes it"
 _NORMATIVE_END = lazy_pattern(
+    # a replica count's noun after it ("orders-db needs 1 replica."; SI red team 43, F04)
+    r"(?:\s+(?:replicas?|pods?|instances?))?"
     r"(?:\s+(?:is|would\s+be|will\s+be)\s+(?:the|a)\s+(?:fix|remedy|solution)|"
     r"\s+(?:fixes|resolves|solves|will\s+fix|would\s+fix)\s+(?:it|this|the\s+outage))?"
     r"\s*[.!]?\s*\Z",
@@ -1196,6 +1266,311 @@ def prescribes_fix(text: str, factor: Collection[str], deviation: RemedyDeviatio
     return read is not None and _NORMATIVE_END.match(folded, read[1]) is not None
 
 
+# A value read wherever the sentence gives the factor one (SI red team 43, H01-H05, H13-H15:
+# the depth the red team named). Rounds 41 and 42 read the value only behind an opening
+# grammar — an introductory phrase of at most six words closed by a comma or a colon, a list of
+# modals, a list of labels, a verb before the key — and each list was outrun: a dash, a
+# semicolon, "#", ")", a seventh word, "you can", "can stay", "Workaround:", "Assign 8081 to K".
+# Here the sentence is cut into clauses (`_CLAUSE_BOUNDARY`), and in every clause that names the
+# factor's own subject or resource the value given it — after the key in any slot ("K=V", "K:
+# keep V", "K can stay V", "Give K the value V", "K … to V"), or before it ("Assign V to K",
+# "Use V replicas for K") — is read as what the answer prescribes, unless the clause states the
+# deviation (`_states`: a finite "is / was / has …", a verb of reading or of breaking, a
+# subject before its verb, a gerund, or an evidence label before it) or negates (`_NEGATION`).
+# A normative word ("should", "can", "may", "best", "right", "fix", …) makes a clause a
+# prescription whatever else it holds. Fail closed: a clause that is neither is read as a
+# prescription, so a value that is not the fix withholds the band, and the baseline keeps it.
+_CLAUSE_BOUNDARY = lazy_pattern(
+    r"[;,()\[\]{}—–→!?]|\s-\s|:(?=\s)|\.(?=\s|\Z)|"
+    r"\b(?:but|while|whereas|although|though|which|so|because|since|and|or|then|yet|unless|if|"
+    r"when|whenever|once|until)\b",
+    re.IGNORECASE,
+)
+_NORMATIVE_WORD = lazy_pattern(
+    r"\b(?:should|must|shall|ought|can|could|may|might|would|will|need|needs|needed|supposed|"
+    r"meant|required|intended|best|better|want|wants|wanted|let|please|recommend\w*|"
+    r"suggest\w*|propos\w*|advis\w*|right|correct|proper|desired|target|ideal|ideally|fix|"
+    r"fixes|workaround|remedy|solution|try|stick|ensure|make\s+sure|see\s+to\s+it)\b|\b['’](?:d|ll)\b|\b(?:has|have|is|are)\s+to\b",
+    re.IGNORECASE,
+)
+_STATING_WORD = lazy_pattern(
+    r"\b(?:is|was|were|are|am|has|had|have|been|being|got|gets|became|becomes|reads|holds|held|"
+    r"contains|contained|shows|showed|shown|says|said|lists|listed|carries|carried|points|"
+    r"pointed|uses|used|saw|seen|see|sees|found|finds|noticed|observed|logged|logs|reported|"
+    r"reports|returned|returns|changed|modified|updated|edited|bumped|introduced|broke|breaks|"
+    r"causes|caused|crashes|crashed|fails|failed|expects|listens|listened|serves|served|runs|"
+    r"ran|started|restarted|scaled)\b|\b['’]s\b",
+    re.IGNORECASE,
+)
+_NEGATION = lazy_pattern(
+    r"\b(?:not|never|no|nor|avoid|stop|without|cannot|instead|rather)\b|n['’]t\b", re.IGNORECASE
+)
+# a subject before the clause's verb ("Someone set K to 8081.", "We scaled orders-db to 0."), a
+# gerund ("Setting K to 8081 crashed it."): a statement where no normative word makes it one's
+_SUBJECT_OPENING = lazy_pattern(
+    r"\W*(?:i|we|they|he|she|someone|somebody|nobody|everyone|anyone|you|the|a|an|this|that|"
+    r"my|our|their|his|her|its|some|every|[A-Za-z]+ing)\b",
+    re.IGNORECASE,
+)
+_SUBORDINATORS = frozenset(
+    {"because", "since", "if", "when", "whenever", "once", "until", "unless", "while", "whereas",
+     "although", "though"}
+)  # fmt: skip
+# what may stand before a subordinate clause's key that is its subject: an article
+_SUBJECT_KEY = lazy_pattern(r"\s*(?:(?:the|its)\s+)?(?:key\s+)?", re.IGNORECASE)
+# a preposition that opens a state ("With K at 8081, …", "Given K=8081, …")
+_STATE_OPENING = lazy_pattern(r"\W*(?:with|given|under|having)\b", re.IGNORECASE)
+# the words of reading in a label before the clause
+_READING_WORD = lazy_pattern(
+    r"\b(?:get|describe|cat|grep|logs?|output|shows?|showed|says|said|reads|printed|returned|"
+    r"returns|saw|seen|found|observed|evidence|current(?:ly)?|actual)\b",
+    re.IGNORECASE,
+)
+# an evidence label before the clause: what follows is what was seen ("Observed: K=8081.")
+_EVIDENCE_LABEL = lazy_pattern(
+    r"\W*(?:(?:root\s+)?cause|evidence|observed(?:\s+(?:state|value))?|observations?|"
+    r"current(?:ly)?(?:\s+(?:state|value|config(?:uration)?))?|actual(?:\s+(?:state|value))?|"
+    r"saw|seen|found|findings?|now|before|was|is|status|state|live|logs?|events?|symptoms?|"
+    r"diagnosis|problem|issue|why|reason|note|facts?|data|output|results?|proof|details|"
+    r"context|background|summary|tl;?dr)\s*(?:\([^)]*\))?\s*(?:[:—–→]|-(?=\s))",
+    re.IGNORECASE,
+)
+_GIVEN_VALUE = rf"(?:{_GIVEN}|zero)"
+_AT_VALUE = lazy_pattern(rf"(?P<value>{_GIVEN_VALUE})(?![\w])", re.IGNORECASE)
+_KEY_SLOT = lazy_pattern(
+    r"(?:['’]s)?(?:\s+(?:key|entry|variable|env\s+var|value|setting|port|replicas?|"
+    rf"replica\s+count))?\s*[=:]\s*(?P<value>{_GIVEN_VALUE})(?![\w])",
+    re.IGNORECASE,
+)
+_KEY_MARK = lazy_pattern(r"\s*[=:]\s*")
+_FILLER = lazy_pattern(r"\s*(?:[=:]\s*)?(?P<word>[A-Za-z][A-Za-z'’-]*)", re.IGNORECASE)
+_VALUE_AHEAD = lazy_pattern(r"\s*(?:[=:]\s*)?", re.IGNORECASE)
+# what a value after the key may not be read through: the value it replaces ("from 8081 to
+# 8080" skips 8081), or a state of it ("currently 8081")
+_NOT_THROUGH = frozenset(
+    {"not", "never", "no", "instead", "rather", "than", "except", "currently", "formerly",
+     "previously", "unlike", "vs", "versus"}
+)  # fmt: skip
+_ANY_VALUE = lazy_pattern(rf"(?<![\w.:/-])(?P<value>{_GIVEN_VALUE})(?![\w])", re.IGNORECASE)
+_VALUE_BEFORE_KEY = lazy_pattern(
+    rf"(?P<value>{_GIVEN_VALUE})(?:\s+(?:replicas?|pods?|instances?|copies))?\s+"
+    r"(?:to|for|into|in|as|on|onto|at)\s+(?:the\s+)?(?:(?:key|variable|entry|setting|"
+    r"deployment|configmap|value\s+of)\s+)?\Z",
+    re.IGNORECASE,
+)
+# a replica count is a stopped dependency's only in a clause of replicas or scaling
+_REPLICA_CLAUSE = lazy_pattern(
+    r"\b(?:replicas?|scal\w*|pods?|instances?|copies|zero)\b", re.IGNORECASE
+)
+# the factor kept as it is (SI red team 43, H04, H05): the injected state, whatever the
+# deviation's type — "Keep K as is.", "Leave K alone.", "K ought to remain unchanged.", "K
+# should stay scaled down.", "K can stay absent.", "K is best left out."
+_KEEPING_VERB = lazy_pattern(
+    r"\b(?:keep|keeps|keeping|kept|leave|leaves|leaving|left|stay|stays|staying|remain|remains|"
+    r"remaining|let)\b",
+    re.IGNORECASE,
+)
+_KEPT_STATE = lazy_pattern(
+    r"\b(?:as\s+(?:it\s+)?(?:is|stands)|alone|unchanged|untouched|intact|the\s+way\s+it\s+is|"
+    r"that\s+way|like\s+that|where\s+it\s+is|in\s+place|(?:scaled\s+)?down|"
+    r"(?:scaled\s+)?to\s+zero|at\s+zero|stopped|off|offline|absent|missing|out|unset|removed|"
+    r"deleted|gone|empty|be(?=[\s.!]*\Z))\b",
+    re.IGNORECASE,
+)
+# what a kept state is of an extra key: the fix ("Leave LEGACY_SHARD_COUNT out.")
+_REMOVED_STATE = lazy_pattern(
+    r"\b(?:absent|missing|out|unset|removed|deleted|gone)\b", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class _Clause:
+    start: int
+    end: int
+    key_start: int
+    key_end: int
+    # opened by a subordinator ("because", "if", "once", …)
+    subordinate: bool = False
+
+
+def _clauses_naming(text: str, dependency: Collection[str]) -> list[_Clause]:
+    """Each occurrence of the factor's own subject or resource in `text`, with its clause."""
+    cuts = [0]
+    subordinated = set()
+    for cut in _CLAUSE_BOUNDARY.finditer(text):
+        cuts += [cut.start(), cut.end()]
+        if cut.group().casefold() in _SUBORDINATORS:
+            subordinated.add(cut.end())
+    cuts.append(len(text))
+    found = []
+    for token in _TOKEN.finditer(text):
+        if fold_name(token.group().rsplit("/", 1)[-1]) not in dependency:
+            continue
+        # each look-up a bisection: the reading stays linear in the answer (docs/si-scoring.md §11)
+        start = cuts[bisect_right(cuts, token.start()) - 1]
+        # "K: keep 8081", "K=8081": a slot right after the key is the key's, not a boundary
+        slot = _KEY_SLOT.match(text, token.end()) or _KEY_MARK.match(text, token.end())
+        after = token.end() if slot is None else slot.end()
+        end = cuts[bisect_left(cuts, after)]
+        found.append(_Clause(start, end, token.start(), token.end(), start in subordinated))
+    return found
+
+
+def _label_before(text: str, at: int) -> str:
+    """The words before a colon that opens the clause at `at` (at most 80 characters, so that
+    each look-up is bounded and the reading stays linear), or ""."""
+    index = at - 1
+    while index >= 0 and text[index].isspace():
+        index -= 1
+    if index < 0 or text[index] != ":":
+        return ""
+    return text[max(0, index - 80) : index]
+
+
+def _states(text: str, clause: _Clause, upto: int) -> bool:
+    """Whether `clause`, up to `upto` (its value), states the deviation rather than prescribes:
+    a normative word makes it a prescription; else a finite verb of being, reading or breaking,
+    a subject before its verb or a gerund opening make it a statement; else it prescribes (fail
+    closed)."""
+    said = text[clause.start : upto]
+    if _NORMATIVE_WORD.search(said):
+        return False
+    if _STATING_WORD.search(said):
+        return True
+    label = _label_before(text, clause.start)
+    if label and not _NORMATIVE_WORD.search(label) and _READING_WORD.search(label):
+        # "Run kubectl get configmap checkout-config: INVENTORY_PORT=8081.": what a read
+        # printed, a statement; a label of no reading is read as a remedy's (fail closed)
+        return True
+    if clause.subordinate and _SUBJECT_KEY.fullmatch(text, clause.start, clause.key_start):
+        return True  # "Because INVENTORY_PORT=8081, checkout cannot connect.": the key its subject
+    if _STATE_OPENING.match(said):
+        return True  # "With INVENTORY_PORT at 8081, checkout fails.": a state, no verb
+    opening = _SUBJECT_OPENING.match(said)
+    # "The INVENTORY_PORT …": an article before the key is the key's, not another subject
+    return opening is not None and not (
+        opening.group().strip().casefold() in ("the", "a", "an")
+        and clause.start + opening.end() >= clause.key_start - 1
+    )
+
+
+def _value_after(text: str, clause: _Clause) -> tuple[str, int] | None:
+    """The value given after the key in its clause, and where it starts: in a slot ("=V",
+    ": V"), or after up to six words ("can stay V", "the value V", "to V"), the value a "from"
+    names replaced and skipped ("from 8081 to 8080")."""
+    slot = _KEY_SLOT.match(text, clause.key_end)
+    if slot is not None:
+        return slot.group("value"), slot.start("value")
+    at = clause.key_end
+    for _ in range(7):
+        ahead = _VALUE_AHEAD.match(text, at)
+        at = ahead.end() if ahead is not None else at
+        if at >= clause.end:
+            return None
+        value = _AT_VALUE.match(text, at)
+        if value is not None:
+            # the clause's stop is no part of the value ("… to 8081.")
+            return text[at : min(value.end(), clause.end)], at
+        word = _FILLER.match(text, at)
+        if word is None or word.end() > clause.end:
+            return None
+        said = word.group("word").casefold()
+        if said in _NOT_THROUGH:
+            return None
+        at = word.end()
+        if said == "from":
+            skipped = _AT_VALUE.match(text, at + 1) if at < len(text) else None
+            if skipped is None:
+                return None
+            at = skipped.end()
+    return None
+
+
+def sentence_values(text: str, factor: Collection[str], fault: InjectedFault) -> list[str]:
+    """The values `text` prescribes for the factor wherever it gives it one (see above): each
+    clause naming the factor's own subject or resource that neither states the deviation nor
+    negates, its value after the key or before it; "zero" is 0."""
+    folded = unicodedata.normalize("NFC", text)
+    if _EVIDENCE_LABEL.match(folded):
+        return []
+    names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
+    own = {fold_name(name.rsplit("/", 1)[-1]) for name in (fault.subject, fault.resource) if name}
+    stopped = fault.deviation_type in _STOPPED_TYPES
+    given: list[str] = []
+    for clause in _clauses_naming(folded, own or names):
+        said = folded[clause.start : clause.end]
+        if stopped and not _REPLICA_CLAUSE.search(said):
+            continue  # "orders-db listens on 5432" gives no count
+        after = _value_after(folded, clause)
+        before = _VALUE_BEFORE_KEY.search(folded, clause.start, clause.key_start)
+        upto_before = clause.key_end
+        if before is None and after is None and _NORMATIVE_WORD.search(said):
+            # "8081 is the value INVENTORY_PORT should have.": the last value before the key in
+            # a clause that prescribes, read with the whole clause (SI red team 43, H15)
+            values = list(_ANY_VALUE.finditer(folded, clause.start, clause.key_start))
+            before = values[-1] if values else None
+            upto_before = clause.end
+        read = (
+            after
+            if after is not None
+            else None
+            if before is None
+            else (before.group("value"), upto_before)
+        )
+        if read is None:
+            continue
+        value, upto = read
+        if _NEGATION.search(folded, clause.start, upto) or _states(folded, clause, upto):
+            continue
+        value = value.rstrip(".:")
+        given.append("0" if value.casefold() == "zero" else value)
+    return given
+
+
+def keeps_state(text: str, factor: Collection[str], fault: InjectedFault) -> bool:
+    """Whether `text` prescribes that the factor stay as the injection left it (SI red team 43,
+    H04, H05): a clause naming it with a verb of keeping and a kept state ("Keep K as is.",
+    "K should stay scaled down.", "K can stay absent."), of every deviation type; of an extra
+    key, a state of absence is the fix. A clause that states or negates is none."""
+    folded = unicodedata.normalize("NFC", text)
+    if _EVIDENCE_LABEL.match(folded):
+        return False
+    names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
+    own = {fold_name(name.rsplit("/", 1)[-1]) for name in (fault.subject, fault.resource) if name}
+    for clause in _clauses_naming(folded, own or names):
+        keeping = _KEEPING_VERB.search(folded, clause.start, clause.end)
+        state = _KEPT_STATE.search(folded, clause.key_end, clause.end)
+        if keeping is None or state is None:
+            continue
+        if fault.deviation_type in _REMOVED_TYPES and _REMOVED_STATE.fullmatch(state.group()):
+            continue
+        if _NEGATION.search(folded, clause.start, state.start()):
+            continue
+        if _states(folded, clause, state.start()):
+            continue
+        return True
+    return False
+
+
+# an undoing verb whose object is a pronoun or the change (SI red team 43, H06: "Set K to 8080.
+# Afterwards revert it."): after a remedy, "it" is the remedy, and the sentence retracts it; an
+# undoing verb with a value ("Revert it to 8080.") is read as any remedy is
+_RETRACTS = lazy_pattern(
+    r"\b(?:revert\w*|undo(?:es|ing|ne)?|roll(?:s|ed|ing)?\s+back)\s+(?:it|them|that|this|these|"
+    r"those|the\s+(?:change|fix|remedy|edit|patch|update))\b(?!\s+(?:to|at)\b)|"
+    r"\broll(?:s|ed|ing)?\s+(?:it|them|that|this|the\s+(?:change|fix|remedy|edit))\s+back\b"
+    r"(?!\s+(?:to|at)\b)",
+    re.IGNORECASE,
+)
+
+
+def retracts(text: str) -> bool:
+    """Whether `text` undoes "it" or "the change" (`_RETRACTS`), not under a negation."""
+    folded = unicodedata.normalize("NFC", text)
+    found = _RETRACTS.search(folded)
+    return found is not None and _NEGATION.search(folded, 0, found.start()) is None
+
+
 def gives_no_fix(
     text: str,
     factor: Collection[str],
@@ -1208,10 +1583,13 @@ def gives_no_fix(
     fault = _fault(deviation)
     if fault is None:
         return False
-    if keeps_missing(text, factor, fault):
+    if keeps_missing(text, factor, fault) or keeps_state(text, factor, fault):
         return True
+    if retracts(text):
+        return True  # "Afterwards revert it." (SI red team 43, H06)
     given = _values_given(unicodedata.normalize("NFC", text), factor, names_object, fault)
     given += normative_values(text, factor, fault) or []
+    given += sentence_values(text, factor, fault)
     return any(
         not plain_value(value, fault, names_object) or _not_the_fix(value, fault) for value in given
     )
