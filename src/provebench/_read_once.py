@@ -381,7 +381,12 @@ def copy_tree_once(
     try:
         held = _open_folder(target) if target_fd is None else os.dup(target_fd)
         with TreeWriter(target, durable=durable, folder_fd=held) as writer:
-            for entry in read_tree_once(source, source_fd=source_fd):
+            entries = (
+                read_tree_once(source)
+                if source_fd is None
+                else read_tree_once(source, source_fd=source_fd)
+            )
+            for entry in entries:
                 if entry.kind == "folder":
                     writer.folder(entry.relative, entry.mode & 0o777)
                 elif entry.kind == "link":

@@ -116,8 +116,11 @@ def _hold_private(sandbox: SandboxProcess, private_dir: Path, size_bytes: int) -
     in the sandbox's own mount table (`/proc/PID/mountinfo`: mount point `/sandbox`, tmpfs of
     that size) and the descriptor checked to be that mount, so nothing of the host by the same
     name is ever taken for it. The descriptor keeps the tmpfs after the sandbox's last process
-    has ended, for the copy back (sandbox red team 43, G2-1)."""
+    has ended, for the copy back (sandbox red team 43, G2-1). -1 when bubblewrap ended before
+    (its setup failed: its command never runs, and its status says so as before)."""
     pid = sandbox.child_pid(_SETUP_TIMEOUT_SEC)
+    if pid is None and sandbox.gone:
+        return -1
     deadline = time.monotonic() + _SETUP_TIMEOUT_SEC
     while pid is not None and time.monotonic() < deadline:
         device = _sandbox_mount(pid, size_bytes)
@@ -138,7 +141,7 @@ def _hold_private(sandbox: SandboxProcess, private_dir: Path, size_bytes: int) -
                 return fd
             os.close(fd)
         if sandbox.popen.poll() is not None:
-            break
+            return -1
         time.sleep(0.001)
     raise RuntimeError("cannot start the sandbox: its /sandbox folder was not made")
 
@@ -279,8 +282,9 @@ def sandbox_process(
             sandbox.private_fd = _hold_private(
                 sandbox, private_dir, policy.limits.work_dir_mib * MIB
             )
-            pipes.callback(os.close, sandbox.private_fd)
-            os.write(block_write, b"s")  # filled: the command may start
+            if sandbox.private_fd >= 0:
+                pipes.callback(os.close, sandbox.private_fd)
+                os.write(block_write, b"s")  # filled: the command may start
             yield sandbox
         finally:
             with contextlib.suppress(ProcessLookupError):
