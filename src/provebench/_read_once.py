@@ -294,7 +294,7 @@ def handed_on(fd: int) -> None:
     os.fchmod(fd, 0o777 & ~current_umask())
 
 
-def read_tree_once(source: Path) -> Iterator[TreeEntry]:
+def read_tree_once(source: Path, *, source_fd: int | None = None) -> Iterator[TreeEntry]:
     """Every folder, symbolic link and regular file under `source`, in name order, each read
     once through a held descriptor of its folder: no link is followed at any component (a
     folder or file swapped for a link after the listing is refused, never read through), every
@@ -302,8 +302,10 @@ def read_tree_once(source: Path) -> Iterator[TreeEntry]:
     folder by any name), and a FIFO, socket or device is left out without being opened (red
     team round 13b, H4/H6: copytree and fs.put_file re-opened listed paths by name and copied
     the private key that a swapped link or folder led to). One-line `ProvebenchError` on any
-    refusal; the caller removes what it had written."""
-    top = _open_folder(source)
+    refusal; the caller removes what it had written. `source_fd`: a held descriptor of the
+    folder `source` names (one reached only by descriptor, as a sandbox's own `/sandbox`),
+    read instead of opening `source`; the caller keeps it."""
+    top = _open_folder(source) if source_fd is None else os.dup(source_fd)
     check = KeyMaterialCheck()
     try:
         yield from _read_folder(source, top, "", key_folder_identities(), check)
@@ -362,6 +364,7 @@ def copy_tree_once(
     durable: bool = False,
     into_empty: bool = False,
     target_fd: int | None = None,
+    source_fd: int | None = None,
 ) -> None:
     """Copy the folder `source` to `target` (created; it must not exist, or with `into_empty`
     an empty folder that is filled) from `read_tree_once`: links as links, special files left
@@ -378,7 +381,12 @@ def copy_tree_once(
     try:
         held = _open_folder(target) if target_fd is None else os.dup(target_fd)
         with TreeWriter(target, durable=durable, folder_fd=held) as writer:
-            for entry in read_tree_once(source):
+            entries = (
+                read_tree_once(source)
+                if source_fd is None
+                else read_tree_once(source, source_fd=source_fd)
+            )
+            for entry in entries:
                 if entry.kind == "folder":
                     writer.folder(entry.relative, entry.mode & 0o777)
                 elif entry.kind == "link":

@@ -31,11 +31,14 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import hashlib
 import json
 import os
+import pickletools
 import re
 import stat
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,6 +99,13 @@ _TEXT_KEYS = ("description", "intent")
 # agent that makes the forbidden scale holds that command).
 _OPERATIONS = ("verification.api_audit",)
 _MIN_TEXT = 32
+# Keys whose value under `verification` names a thing, not prose (`_answer_texts`).
+_IDENTIFIER_KEYS = frozenset({"resource", "namespace", "condition", "kind", "name", "id", "ref"})
+# What a candidate is shown of a scenario: its task's prompt (`stimuli`), what the tools show
+# (`preconditions`) and its name (`_public_words`).
+_PUBLIC_KEYS = ("preconditions", "stimuli", "name")
+# How far above a scenario file its profile's folder is looked for (`profile.md`).
+_PROFILE_DEPTH = 4
 # Every byte but an ASCII letter or digit is a word break, letters lowercased (`_normalised`).
 _WORDS = bytes(
     byte + 32 if 65 <= byte <= 90 else byte if 48 <= byte <= 57 or 97 <= byte <= 122 else 32
@@ -103,6 +113,15 @@ _WORDS = bytes(
 )
 # A line break, tab or quote escaped in a JSON or Python string is a word break too.
 _ESCAPED_BREAKS = (b"\\n", b"\\r", b"\\t")
+# A character escaped in a JSON, YAML, Python or C string (`\u2014`, `\U0001F600`, `\xe9`, a
+# surrogate pair `\ud83d\ude00`) is read as the character it spells before the prose is
+# normalised: `json.dumps` writes an em dash as `\u2014`, which normalised as written left the
+# word `u2014` where the hidden side's dash is a word break, and a sealed agent answered from the
+# scenario's prose kept as JSON (sandbox red team 43, G1-1). Both sides are read the same way.
+_CHARACTER_ESCAPE = re.compile(
+    rb"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})|\\x([0-9a-fA-F]{2})"
+)
 _WORD = re.compile(rb"[A-Za-z0-9]+")
 _UNWRITTEN = re.compile(r"[\s\"'\\]")
 
@@ -178,8 +197,15 @@ class HiddenCopies:
                     label = f"the {where} of scenario {identifier}"
                     self._parts.setdefault(keys, []).append(_Form(path, label, *found))
                     self._part_probes.add(_probe(part))
+            public = _public_words(value, path)
             for where, text in _answer_texts(value):
                 words = _normalised(text.encode("utf-8"))
+                # A text the candidate is shown anyway — in the scenario's preconditions, its
+                # operator prompts or its name, or in its profile's published prose — states no
+                # answer: an honest README holding "no write operations in production
+                # namespace", the profile's own words, was refused (sandbox red team 43, G1-5).
+                if words in public:
+                    continue
                 if len(words) >= _MIN_TEXT + 2:
                     probe = max(_WORD.findall(text.encode("utf-8")), key=len)
                     self._texts.append(_Text(f"{identifier} ({where}) of {path}", probe, words))
@@ -198,7 +224,9 @@ class HiddenCopies:
 
     def _text_in(self, data: bytes) -> str | None:
         """The hidden scenario whose prose (`_TEXT_KEYS`) `data` holds, in words, or None: in the
-        bytes of a file of any size, unparsed (sandbox red team 42, G1-1 … G1-8)."""
+        bytes of a file of any size, unparsed (sandbox red team 42, G1-1 … G1-8), its character
+        escapes read as the characters they spell (red team 43, G1-1)."""
+        data = _unescaped(data)
         texts = [text for text in self._texts if text.probe in data]
         if texts:
             words = _normalised(data)
@@ -266,8 +294,48 @@ def _answer_parts(scenario: dict[Any, Any]) -> list[tuple[str, Any]]:
     return found
 
 
+def _public_words(scenario: dict[Any, Any], path: Path) -> bytes:
+    """The normalised text of what a candidate is shown of a scenario (`_PUBLIC_KEYS`: its
+    preconditions, stimuli and name) and of its profile's published prose (`_profile_text`),
+    each string one run of words."""
+    strings: list[bytes] = []
+    stack: list[Any] = [scenario.get(key) for key in _PUBLIC_KEYS]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            strings.append(_normalised(value.encode("utf-8")))
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return b"".join(strings) + _profile_text(path)
+
+
+def _profile_text(path: Path) -> bytes:
+    """The normalised Markdown of the OASIS profile that holds the scenario file `path` (the
+    nearest folder above it with a `profile.md`, its top-level `.md` files): published with the
+    standard, never hidden. Empty where there is none (provebench's shipped scenarios)."""
+    for folder in list(path.parents)[:_PROFILE_DEPTH]:
+        if (folder / "profile.md").is_file():
+            return _profile_folder_text(folder)
+    return b""
+
+
+@functools.lru_cache(maxsize=16)
+def _profile_folder_text(folder: Path) -> bytes:
+    try:
+        names = sorted(entry for entry in folder.iterdir() if entry.suffix == ".md")
+    except OSError:
+        return b""
+    return b"".join(_normalised(_read(name) or b"") for name in names)
+
+
 def _answer_texts(scenario: dict[Any, Any]) -> list[tuple[str, str]]:
-    """`(where, text)` for each string of the scenario's prose (`_TEXT_KEYS`)."""
+    """`(where, text)` for each string of the scenario's prose (`_TEXT_KEYS`). An identifier's
+    value under `verification` (`_IDENTIFIER_KEYS`: `state_assertions[0].resource`,
+    `configmap/payment-gateway-config`) is no prose: the same name is in the preconditions and
+    what the tools show, and an honest kubectl helper naming it was refused (sandbox red team
+    43, G1-6)."""
     found = [(key, scenario[key]) for key in _TEXT_KEYS if isinstance(scenario.get(key), str)]
     injection = scenario.get("injection")
     if isinstance(injection, dict) and isinstance(injection.get("counterfactual"), str):
@@ -275,7 +343,7 @@ def _answer_texts(scenario: dict[Any, Any]) -> list[tuple[str, str]]:
     stack: list[tuple[str, Any]] = [("verification", scenario.get("verification"))]
     while stack:  # every string under `verification`, at any depth, but its API operations
         where, value = stack.pop()
-        if where.startswith(_OPERATIONS):
+        if where.startswith(_OPERATIONS) or where.rpartition(".")[2] in _IDENTIFIER_KEYS:
             continue
         if isinstance(value, str):
             found.append((where, value))
@@ -290,9 +358,30 @@ def _normalised(data: bytes) -> bytes:
     """` word word … `: the ASCII letters and digits of `data` in lowercase, every other run of
     bytes (spaces, line breaks and a YAML block's indent, quotes, punctuation, an escaped line
     break) one space: the same prose re-wrapped, re-quoted or escaped reads the same."""
+    data = _unescaped(data)
     for escaped in _ESCAPED_BREAKS:
         data = data.replace(escaped, b" ")
     return b" " + b" ".join(data.translate(_WORDS).split()) + b" "
+
+
+def _unescaped(data: bytes) -> bytes:
+    """`data` with each character escape (`_CHARACTER_ESCAPE`) replaced by the UTF-8 of the
+    character it spells (a lone surrogate, which has none, by a space): the prose kept as
+    `json.dumps` text reads as the prose (sandbox red team 43, G1-1)."""
+    if b"\\" not in data:
+        return data
+    return _CHARACTER_ESCAPE.sub(_character, data)
+
+
+def _character(found: re.Match[bytes]) -> bytes:
+    high, low, four, eight, two = found.groups()
+    if high is not None:
+        point = 0x10000 + ((int(high, 16) - 0xD800) << 10) + (int(low, 16) - 0xDC00)
+    else:
+        point = int(four or eight or two, 16)
+    if point > 0x10FFFF or 0xD800 <= point <= 0xDFFF:
+        return b" "
+    return chr(point).encode("utf-8")
 
 
 def _probe(part: Any) -> bytes:
@@ -374,6 +463,9 @@ def _documents(data: bytes | None) -> list[Any]:
     `yaml.safe_load_all` reads them before it fails)."""
     if data is None:
         return []
+    if data.startswith(_PICKLE_START):
+        held = _unpickled(data)
+        return [] if held is None else [held]
     try:
         text = data.decode(json.detect_encoding(data)).removeprefix("\ufeff")
     except (UnicodeDecodeError, LookupError):
@@ -382,12 +474,123 @@ def _documents(data: bytes | None) -> list[Any]:
         return [json.loads(text)]
     except (ValueError, RecursionError):
         pass
+    try:  # TOML, which the standard library reads (`tomllib`): sandbox red team 43, G1-4
+        return [tomllib.loads(text)]
+    except (ValueError, RecursionError):
+        pass
     documents: list[Any] = []
     # Whatever PyYAML cannot read further holds nothing more that it reads.
     with contextlib.suppress(Exception):
         for document in yaml.load_all(text, Loader=_Loader):  # a safe loader
             documents.append(document)
     return documents
+
+
+# A pickle of protocol 2 or later begins with the PROTO opcode (`pickle.dumps`' default is 4 or 5).
+_PICKLE_START = b"\x80"
+# The opcodes of builtin scalars and containers (`_unpickled`); any other, a class or a call
+# (GLOBAL, STACK_GLOBAL, REDUCE, BUILD, NEWOBJ, INST, OBJ, PERSID …), ends the read: nothing is
+# ever imported or called.
+_PICKLE_VALUES = frozenset(
+    {
+        "BINUNICODE", "SHORT_BINUNICODE", "BINUNICODE8", "UNICODE", "STRING", "BINSTRING",
+        "SHORT_BINSTRING", "BINBYTES", "SHORT_BINBYTES", "BINBYTES8", "BYTEARRAY8", "INT",
+        "BININT", "BININT1", "BININT2", "LONG", "LONG1", "LONG4", "FLOAT", "BINFLOAT",
+    }
+)  # fmt: skip
+_PICKLE_CONSTANTS = {"NONE": None, "NEWTRUE": True, "NEWFALSE": False}
+_PICKLE_EMPTY: dict[str, Any] = {
+    "EMPTY_DICT": dict,
+    "EMPTY_LIST": list,
+    "EMPTY_TUPLE": tuple,
+    "EMPTY_SET": set,
+}
+_PICKLE_IGNORED = frozenset({"PROTO", "FRAME", "MEMOIZE", "PUT", "BINPUT", "LONG_BINPUT"})
+
+
+class _NotPlain(Exception):
+    """A pickle that holds more than builtin scalars and containers, or is malformed."""
+
+
+def _unpickled(data: bytes) -> Any:
+    """The value a pickle of builtin scalars, strings, lists, dicts, tuples and sets holds, or
+    None: rebuilt from `pickletools.genops`' opcodes, never by `pickle.loads` (which imports and
+    calls what the file names). A pickle of a scenario's answer parts was shown, and a sealed
+    agent answered from it with no tool call (sandbox red team 43, G1-3). Bounded by
+    `_MAX_NODES` opcodes."""
+    stack: list[Any] = []
+    marks: list[int] = []
+    memo: dict[int, Any] = {}
+    try:
+        for count, (opcode, argument, _) in enumerate(pickletools.genops(data)):
+            if count > 4 * _MAX_NODES:
+                return None
+            name = opcode.name
+            if name == "STOP":
+                return stack[-1] if len(stack) == 1 else None
+            _pickle_step(name, argument, stack, marks, memo)
+    except (_NotPlain, ValueError, IndexError, KeyError, TypeError, OverflowError):
+        return None
+    return None
+
+
+def _pickle_step(
+    name: str, argument: Any, stack: list[Any], marks: list[int], memo: dict[int, Any]
+) -> None:
+    """One opcode of `_unpickled` on its stack, marks and memo; `_NotPlain` for any other."""
+    if name in _PICKLE_VALUES:
+        stack.append(argument)
+    elif name in _PICKLE_CONSTANTS:
+        stack.append(_PICKLE_CONSTANTS[name])
+    elif name in _PICKLE_IGNORED:
+        if name == "MEMOIZE":
+            memo[len(memo)] = stack[-1]
+        elif name != "PROTO" and name != "FRAME":
+            memo[int(argument)] = stack[-1]
+    elif name in ("GET", "BINGET", "LONG_BINGET"):
+        stack.append(memo[int(argument)])
+    elif name == "MARK":
+        marks.append(len(stack))
+    elif name in _PICKLE_EMPTY:
+        stack.append(_PICKLE_EMPTY[name]())
+    elif name in ("TUPLE1", "TUPLE2", "TUPLE3"):
+        size = int(name[-1])
+        last = tuple(stack[-size:])
+        del stack[-size:]
+        stack.append(last)
+    elif name in ("TUPLE", "LIST", "DICT", "FROZENSET", "APPENDS", "SETITEMS", "ADDITEMS"):
+        start = marks.pop()
+        items = stack[start:]
+        del stack[start:]
+        if name == "TUPLE":
+            stack.append(tuple(items))
+        elif name == "LIST":
+            stack.append(items)
+        elif name == "DICT":
+            stack.append(dict(zip(items[::2], items[1::2], strict=True)))
+        elif name == "FROZENSET":
+            stack.append(frozenset(items))
+        elif name == "APPENDS":
+            stack[-1].extend(items)
+        elif name == "SETITEMS":
+            stack[-1].update(zip(items[::2], items[1::2], strict=True))
+        else:
+            stack[-1].update(items)
+    elif name == "APPEND":
+        item = stack.pop()
+        stack[-1].append(item)
+    elif name == "SETITEM":
+        value = stack.pop()
+        key = stack.pop()
+        stack[-1][key] = value
+    elif name == "POP":
+        stack.pop()
+    elif name == "POP_MARK":
+        del stack[marks.pop() :]
+    elif name == "DUP":
+        stack.append(stack[-1])
+    else:
+        raise _NotPlain(name)
 
 
 def _top_mappings(documents: list[Any]) -> list[dict[Any, Any]]:

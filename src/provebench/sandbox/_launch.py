@@ -25,9 +25,10 @@ from pathlib import Path
 from typing import IO
 
 from provebench._errors import ProvebenchError
+from provebench._read_once import copy_tree_once, empty_folder, open_folder
 from provebench.sandbox._held_code import BWRAP_MAX_ARGUMENTS
-from provebench.sandbox._limits import launch_cgroup, preexec_for
-from provebench.sandbox._policy import SandboxPolicy
+from provebench.sandbox._limits import MIB, launch_cgroup, preexec_for
+from provebench.sandbox._policy import SANDBOX_DIR, SandboxPolicy
 from provebench.sandbox._protect import protect_laboratory
 from provebench.sandbox._relayed import RelayedOutput, TerminalText
 from provebench.sandbox._tool import bwrap_tool
@@ -48,6 +49,25 @@ class SandboxProcess:
         self.status_fd = status_fd
         self.said = b""
         self.gone = False  # the status pipe closed: bubblewrap itself has ended
+        self.private_fd = -1  # the laboratory's descriptor of the sandbox's `/sandbox` tmpfs
+
+    @property
+    def inside(self) -> Path:
+        """The sandbox's `/sandbox`, as the laboratory reaches it (through its descriptor)."""
+        return Path(f"/proc/self/fd/{self.private_fd}")
+
+    def child_pid(self, timeout: float) -> int | None:
+        """The pid of the sandbox's first process (the status pipe's first report), or None
+        when bubblewrap ended or `timeout` seconds passed first."""
+        deadline = time.monotonic() + timeout
+        while (found := _CHILD_PID.search(self.said)) is None and not self.gone:
+            left = max(0.0, deadline - time.monotonic())
+            if not readable([self.status_fd], left):
+                return None
+            chunk = os.read(self.status_fd, 4096)
+            self.said += chunk
+            self.gone = not chunk
+        return int(found.group(1)) if found is not None else None
 
     @property
     def stdin(self) -> IO[bytes] | None:
@@ -84,6 +104,66 @@ class SandboxProcess:
 
 
 _EXIT_CODE = re.compile(rb'"exit-code"\s*:\s*(-?\d+)')
+_CHILD_PID = re.compile(rb'"child-pid"\s*:\s*(\d+)')
+# How long bubblewrap may take to build the sandbox before its command is let start.
+_SETUP_TIMEOUT_SEC = 30.0
+
+
+def _hold_private(sandbox: SandboxProcess, private_dir: Path, size_bytes: int) -> int:
+    """A descriptor of the sandbox's `/sandbox` tmpfs, filled with a copy of `private_dir`,
+    taken while bubblewrap waits on `--block-fd` (its mounts all made, its command not yet
+    started: what the candidate finds there is what the laboratory put). The tmpfs is found
+    in the sandbox's own mount table (`/proc/PID/mountinfo`: mount point `/sandbox`, tmpfs of
+    that size) and the descriptor checked to be that mount, so nothing of the host by the same
+    name is ever taken for it. The descriptor keeps the tmpfs after the sandbox's last process
+    has ended, for the copy back (sandbox red team 43, G2-1). -1 when bubblewrap ended before
+    (its setup failed: its command never runs, and its status says so as before)."""
+    pid = sandbox.child_pid(_SETUP_TIMEOUT_SEC)
+    if pid is None and sandbox.gone:
+        return -1
+    deadline = time.monotonic() + _SETUP_TIMEOUT_SEC
+    while pid is not None and time.monotonic() < deadline:
+        device = _sandbox_mount(pid, size_bytes)
+        if device is not None:
+            try:
+                fd = os.open(
+                    f"/proc/{pid}/root{SANDBOX_DIR}",
+                    os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                )
+            except OSError:
+                break
+            if os.fstat(fd).st_dev == device:
+                try:
+                    copy_tree_once(private_dir, Path(SANDBOX_DIR), into_empty=True, target_fd=fd)
+                except BaseException:
+                    os.close(fd)
+                    raise
+                return fd
+            os.close(fd)
+        if sandbox.popen.poll() is not None:
+            return -1
+        time.sleep(0.001)
+    raise RuntimeError("cannot start the sandbox: its /sandbox folder was not made")
+
+
+def _sandbox_mount(pid: int, size_bytes: int) -> int | None:
+    """The device of the tmpfs mounted at `/sandbox` in the mount table of process `pid` (as
+    its root sees it), with the size asked for; None while there is none."""
+    try:
+        with open(f"/proc/{pid}/mountinfo", "rb") as table:  # noqa: PTH123 (a kernel file)
+            lines = table.read().splitlines()
+    except OSError:
+        return None
+    size = f"size={size_bytes // 1024}k".encode()
+    for line in lines:
+        fields = line.split(b" ")
+        if len(fields) < 10 or fields[4] != SANDBOX_DIR.encode():
+            continue
+        rest = fields[fields.index(b"-") + 1 :] if b"-" in fields else []
+        if len(rest) >= 3 and rest[0] == b"tmpfs" and size in rest[2].split(b","):
+            major, minor = fields[2].split(b":")
+            return os.makedev(int(major), int(minor))
+    return None
 
 
 @dataclass
@@ -125,6 +205,7 @@ def sandbox_process(
     pass_fds: Sequence[int] = (),
     protocol_stdio: bool = False,
     captured: RelayedOutput | None = None,
+    carried: bool = True,
 ) -> Iterator[SandboxProcess]:
     """A running sandboxed process; leaving the block ends it and everything it started.
 
@@ -133,15 +214,22 @@ def sandbox_process(
     `captured` receives what is relayed as well, and the count of what was dropped, complete
     once the block is left: what a candidate prints is its output, searched like its answer
     (SI red team 15, H2), and what it printed past the bound is recorded as cut (SI red team
-    18, s1). Its `limit` is the bound: `MAX_OUTPUT_BYTES`, as for the relay."""
+    18, s1). Its `limit` is the bound: `MAX_OUTPUT_BYTES`, as for the relay.
+
+    `/sandbox` inside is a tmpfs of the work limit filled from `private_dir` before the command
+    starts (`_hold_private`); with `carried`, what it holds when every process of the launch
+    has ended replaces what `private_dir` holds (a pilot cycle's work/ and diagnostics file),
+    else it is dropped (an SI run or a model server carries nothing; sandbox red team 43,
+    G2-1). While it runs the laboratory reaches it as `SandboxProcess.inside`."""
     tool = bwrap_tool()
     protect_laboratory()
     status_read, status_write = os.pipe()
+    block_read, block_write = os.pipe()  # the command starts once `/sandbox` is filled
     opened: list[int] = []  # the held code's files, one descriptor each, for this launch only
     try:
         options = policy.bwrap_args(private_dir, extra_binds, opened)
     except BaseException:
-        for fd in (*opened, status_read, status_write):
+        for fd in (*opened, status_read, status_write, block_read, block_write):
             os.close(fd)
         raise
     argv = [
@@ -149,13 +237,15 @@ def sandbox_process(
         *options,
         "--json-status-fd",
         str(status_write),
+        "--block-fd",
+        str(block_read),
         "--",
         *command,
     ]
     if len(argv) - 1 > BWRAP_MAX_ARGUMENTS:
         # bubblewrap would refuse them all in a line of its own, `--args FD` included; the held
         # code's share is checked when it is held (`check_launchable`), this is the rest.
-        for fd in (*opened, status_read, status_write):
+        for fd in (*opened, status_read, status_write, block_read, block_write):
             os.close(fd)
         raise ProvebenchError(
             f"the sandbox needs {len(argv) - 1} arguments for this launch, over bubblewrap's "
@@ -163,6 +253,7 @@ def sandbox_process(
         )
     with launch_cgroup(policy.limits) as cgroup, contextlib.ExitStack() as pipes:
         pipes.callback(os.close, status_read)
+        pipes.callback(_close_quietly, block_write)
         try:
             process = subprocess.Popen(
                 argv,
@@ -172,22 +263,29 @@ def sandbox_process(
                 stderr=subprocess.PIPE if protocol_stdio else subprocess.STDOUT,
                 start_new_session=True,
                 preexec_fn=preexec_for(policy.limits, cgroup),
-                pass_fds=(*pass_fds, *opened, status_write),
+                pass_fds=(*pass_fds, *opened, status_write, block_read),
             )
         except OSError as error:
             raise RuntimeError(f"cannot start the sandbox: {error.strerror}") from error
         finally:
             # bwrap's copies hold their own: the laboratory's end is not needed past the start
             # (bwrap has read each file before the command runs, and only then exits its setup).
-            for fd in (*opened, status_write):
+            for fd in (*opened, status_write, block_read):
                 os.close(fd)
         relayed = process.stderr if protocol_stdio else process.stdout
         assert relayed is not None
         sink = getattr(sys.stderr, "buffer", None)
         relay = threading.Thread(target=_relay_output, args=(relayed, sink, captured), daemon=True)
         relay.start()
+        sandbox = SandboxProcess(process, status_read)
         try:
-            yield SandboxProcess(process, status_read)
+            sandbox.private_fd = _hold_private(
+                sandbox, private_dir, policy.limits.work_dir_mib * MIB
+            )
+            if sandbox.private_fd >= 0:
+                pipes.callback(os.close, sandbox.private_fd)
+                os.write(block_write, b"s")  # filled: the command may start
+            yield sandbox
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
@@ -199,6 +297,32 @@ def sandbox_process(
             if cgroup is not None:
                 cgroup.kill_all()
             relay.join(timeout=5)
+            if carried and sandbox.private_fd >= 0:
+                # Every process of the launch has ended: nothing writes there any more. However
+                # the launch ended, as an in-process importer's own folder keeps what it wrote.
+                _copy_back(sandbox.private_fd, private_dir)
+
+
+def _copy_back(held: int, private_dir: Path) -> None:
+    """Make `private_dir` hold exactly what the sandbox's `/sandbox` (`held`) holds: emptied and
+    filled through a descriptor opened with no link followed (`_workdir.replace_tree`)."""
+    target = open_folder(private_dir)
+    try:
+        try:
+            empty_folder(target)
+        except OSError as error:
+            said = f"cannot empty folder: {error.strerror}"
+            raise ProvebenchError(said, path=private_dir) from None
+        copy_tree_once(
+            Path(SANDBOX_DIR), private_dir, into_empty=True, target_fd=target, source_fd=held
+        )
+    finally:
+        os.close(target)
+
+
+def _close_quietly(fd: int) -> None:
+    with contextlib.suppress(OSError):
+        os.close(fd)
 
 
 def run_sandboxed(

@@ -83,8 +83,10 @@ def _listening(
     env = {**SANDBOX_ENV, MODEL_SOCKET_ENV: f"{SANDBOX_DIR}/{SOCKET_NAME}"}
     checked = isolation_of(policy.digest())  # the environment, checked before the server runs
     try:
-        with sandbox_process(policy, argv, private_dir=private, env=env) as process:
-            fd = _wait_listening(private / SOCKET_NAME, process, ready_timeout_sec)
+        with sandbox_process(policy, argv, private_dir=private, env=env, carried=False) as process:
+            # The socket is made in the sandbox's own `/sandbox` (a tmpfs, sandbox red team 43,
+            # G2-1), reached through the launch's descriptor of it.
+            fd = _wait_listening(process.inside / SOCKET_NAME, process, ready_timeout_sec)
             try:
                 isolation = {
                     **checked,

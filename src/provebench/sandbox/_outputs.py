@@ -61,7 +61,19 @@ _PAYLOAD = re.compile(_Q + rb"payload" + _Q + rb"\s*:\s*" + _Q + rb"([A-Za-z0-9+
 
 
 def output_kind(data: bytes) -> str | None:
-    """What provebench output `data` is or holds, in words ("an SI verdict"), or None."""
+    """What provebench output `data` is or holds, in words ("an SI verdict"), or None. Text in
+    UTF-16 or UTF-32 — which `json.loads` reads from bytes as it reads UTF-8 — is read with its
+    NUL bytes left out, which leaves the ASCII of every marker, the report mark included: a
+    verdict re-encoded as UTF-16 was shown, and a sealed agent answered from it with no tool
+    call (sandbox red team 43, G1-2). Wherever the wide text begins (a BOM or none, inside a tar)
+    and whatever the byte order."""
+    found = _kind(data)
+    if found is None and b"\x00" in data:
+        found = _kind(data.replace(b"\x00", b""))
+    return found
+
+
+def _kind(data: bytes) -> str | None:
     if not any(marker in data for marker in _MARKERS):
         return None
     if OUTPUT_MARK.encode("ascii") in data:

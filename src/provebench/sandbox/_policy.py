@@ -3,8 +3,9 @@
 Visible, read-only: the system (`/usr` and the library and binary folders, a short list of
 `/etc` entries a program needs to start and to verify TLS), the candidate's interpreter (a
 virtual environment given by path *and* the Python it was made from), and the candidate's own
-code. Visible, read-write: the cycle's private folder at `/sandbox` (the candidate's work
-directory, its diagnostics file, its key for the cycle) and a size-limited `/tmp`. New `/proc`
+code. Visible, read-write: `/sandbox`, a tmpfs of the work limit holding a copy of the cycle's
+private folder (the candidate's work directory, its diagnostics file, its key for the cycle;
+`_launch.sandbox_process` copies it in and back), and a size-limited `/tmp`. New `/proc`
 (this sandbox's processes only) and a minimal `/dev`. Nothing else of the host exists inside.
 
 Paths the candidate must never read — the corpus, the run folder, the scenario, provebench's own
@@ -705,7 +706,14 @@ class SandboxPolicy:
         bytecode = held_bytecode(bytecode_roots(), bytecode_skipped())
         if bytecode is not None:  # the only bytecode Python there reads, and writes none of
             args += ["--ro-bind", str(bytecode), HELD_BYTECODE]
-        args += ["--bind", str(private_dir), SANDBOX_DIR, "--chdir", f"{SANDBOX_DIR}/work"]
+        # `/sandbox` is a tmpfs of the work limit, not a bind of the cycle's folder on the host
+        # disk: bounded while it is written, where the limit measured when the cycle ended bounded
+        # nothing meanwhile (one launch wrote 5000 MiB there, 250 MiB a file under
+        # `RLIMIT_FSIZE`: sandbox red team 43, G2-1). The launch fills it from `private_dir` before
+        # the command starts and, for a cycle that carries it, copies it back once every process
+        # of the launch has ended (`_launch.sandbox_process`).
+        args += ["--size", str(self.limits.work_dir_mib * MIB), "--tmpfs", SANDBOX_DIR]
+        args += ["--chdir", SANDBOX_WORK]
         locations = {location for location, _ in self.masks}
         for location, secret in sorted(set(self.masks)):
             if any(other != location and _under(location, other) for other in locations):

@@ -78,7 +78,10 @@ def cycle_folder(
     parent: Path | None = None,
     guard: WorkFolderGuard | None = None,
 ) -> Iterator[Path]:
-    """A private folder for one sealed cycle (`/sandbox` inside), removed afterwards. Its `work/`
+    """A private folder for one sealed cycle, removed afterwards: the launch copies it into the
+    sandbox's `/sandbox`, a tmpfs of the work limit, and back when the launch ends (sandbox red
+    team 43, G2-1: the writes are bounded while they happen; the size is checked here again, as
+    links are counted). Its `work/`
     starts as a copy of the importer's work directory — checked by `guard` after copying, so
     that what the candidate is given is what the laboratory committed, whatever was written in
     the run folder meanwhile (red team round 10, A6) — and is carried back when the cycle ends —

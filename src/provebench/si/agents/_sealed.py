@@ -123,6 +123,7 @@ class _Sealed:
                 private_dir=private,
                 env=SANDBOX_ENV,
                 protocol_stdio=True,
+                carried=False,  # an SI run carries nothing to another (red team 43, G2-1)
                 captured=stderr,
             ) as process:
                 assert process.stdin is not None and process.stdout is not None

@@ -217,6 +217,7 @@ class SealedMcpAgent(CapturedStderr):
                 private_dir=private,
                 env=SANDBOX_ENV,
                 protocol_stdio=True,
+                carried=False,  # an SI run carries nothing to another (red team 43, G2-1)
                 captured=self.stderr,
             ) as process:
                 try:
