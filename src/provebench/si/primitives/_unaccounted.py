@@ -474,7 +474,56 @@ def _judging(
         )
     ) and not _self_referring(_words(text[floor:start]), _NOTHING):
         return False  # a predicate whose subject came before it: "My first guess, D, was wrong."
+    if _HARMLESS_VERDICT.fullmatch(hit.group()) and _takes_up_another(
+        reader, floor, start, hit.start(), statement_names
+    ):
+        return False  # "batch-processor is not the cause. It is harmless." (SI red team 43, F01)
     return not _answers_a_question(reader, floor)
+
+
+# SI red team 43, F01: a verdict of harmlessness whose subject is a pronoun taking up another
+# object of the scenario is a dismissal of that object, not a judgement of the finding
+_HARMLESS_VERDICT = lazy_pattern(
+    r"red\s+herring|harmless|benign|innocuous|cosmetic|irrelevant|unrelated|immaterial|moot|"
+    r"decoy|distractor|nothing\s+to\s+do\s+with|no\s+bearing\s+on|(?:does|do)\s*n[o']?t\s+matter",
+    re.IGNORECASE,
+)
+_TAKING_UP = frozenset({"it", "its", "they", "their", "this", "that"})
+# what may stand before the pronoun: a conjunction or an interjection ("Yes, it is noisy, but it
+# is harmless.")
+_BEFORE_PRONOUN = frozenset(
+    {"but", "and", "yet", "so", "also", "still", "yes", "no", "well", "again", "anyway", "though"}
+)
+
+
+def _subject_pronoun(words: Sequence[str]) -> bool:
+    """Whether `words` (a clause's or a sentence's opening) open on a pronoun, after at most
+    conjunctions and interjections."""
+    for word in words:
+        if word in _TAKING_UP:
+            return True
+        if word not in _BEFORE_PRONOUN:
+            return False
+    return False
+
+
+def _takes_up_another(reader: _Text, floor: int, start: int, at: int, own: frozenset[str]) -> bool:
+    """Whether the clause `[start, at)` before a judgement has a pronoun for subject that takes
+    up the subject of the sentence before `floor`, when that subject is an object of the
+    scenario other than the statement's own (SI red team 43, F01: "batch-processor is not the
+    cause. It is a red herring."). The pronoun opens the clause or, when the clause is a second
+    predicate ("…, but it is harmless"), the sentence."""
+    if not (
+        _subject_pronoun(_words(reader.text[start:at]))
+        and _subject_pronoun(_words(reader.text[floor:at]))
+    ):
+        return False
+    before = reader.channel.sentence_containing(floor - 1, floor) if floor > 0 else None
+    if before is None or reader.names_own(before.start, before.end, own):
+        return False
+    # the subject: a name among the sentence's first words ("The batch-processor job …")
+    opening = reader.text[before.start : before.end].split()[:3]
+    return any(reader.is_object(token.strip(".,;:!?()'\"")) for token in opening)
 
 
 def _answers_a_question(reader: _Text, floor: int) -> bool:
