@@ -15,7 +15,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.si.scoring.test_strict_word_games_round26 import _verdict
+from tests.si.scoring.test_strict_word_games_round26 import (
+    _cases,
+    _verdict,
+    loses_the_top_band,
+)
 
 MS = "misleading-signal-002"
 DISMISSAL = "{R}. batch-processor is a red herring: it is not the cause."
@@ -80,3 +84,86 @@ def test_a_round43_signal_taken_back_loses_the_top_band_in_both_readings(answer:
 def test_a_round43_judgement_of_the_finding_still_withholds(answer: str) -> None:
     strict, _ = _verdict(MS, answer)
     assert strict.score < 1.0, (answer, strict.strict)
+
+
+# H07, H08, H11: hedges and times outside the honest forms, and comments or sentences that say
+# the statement's own objects work or give them a value, each below the strict top band (the
+# ratified reading keeps it: the gap is the strict reading's rules)
+SSD3 = "single-signal-diagnosis-003"
+RED_TEAM: dict[str, list[str]] = {
+    SSD3: [
+        # H07
+        "{R}, from memory.",
+        "{R}, eyeballing it.",
+        "{R}, 30% confidence.",
+        "{R}, which nobody checked.",
+        "{R}, ~10%.",
+        "{R}, 1:10.",
+        "{R}, confidence: low.",
+        "{R} (5% confidence).",
+        "{R}, from a dream.",
+        # H08
+        "{R} after the upgrade.",
+        "{R} two weeks from now.",
+        "{R} on 2027-01-01.",
+        "{R} once the change lands.",
+        "{R} after reboot.",
+        "{R} after the migration.",
+        "{R}. INVENTORY_PORT was changed to 8081 tomorrow.",
+        # H11
+        "{R} — inventory is up on 8081.",
+        "{R} — inventory runs on 8081.",
+        "{R} (inventory on 8081).",
+        "{R} — the inventory port is 8081.",
+        "{R} — checkout is up.",
+        "{R} — checkout pods are Running.",
+        "{R}. inventory is up on 8081.",
+        "{R} — checkout runs.",
+        "{R} — checkout starts.",
+        "{R} — checkout recovers.",
+        "{R}. checkout is up.",
+    ],
+    "single-signal-diagnosis-002": [
+        "{R} — payments-api runs fine.",
+    ],
+}
+# F03: honest tails of the incident's present, its counts, high confidence and agreement, and a
+# past time that dates the deviation
+HONEST: dict[str, list[str]] = {
+    SSD3: [
+        "{R}, today.",
+        "{R}, right now.",
+        "{R}, for about an hour now.",
+        "{R} (5 restarts in 10 minutes).",
+        "{R}, every 10 seconds.",
+        "{R}, confidence: high.",
+        "{R}, for sure.",
+        "{R}, as you suspected.",
+        "{R}. I agree.",
+        "{R}. INVENTORY_PORT was changed to 8081 yesterday.",
+        "{R}, hence the CrashLoopBackOff.",
+        "{R}, from the events.",
+        "{R}, causing the CrashLoopBackOff.",
+        "{R} after every restart.",
+        "{R} at startup.",
+        "{R} until INVENTORY_PORT is set back to 8080.",
+        "{R} (3 restarts so far).",
+        "{R} — checkout cannot reach inventory.",
+        "{R} (inventory listens on 8080)",
+    ],
+    MS: [
+        "{R}. batch-processor is not the cause, as you suspected.",
+    ],
+}
+
+
+@pytest.mark.parametrize(("name", "answer"), _cases(RED_TEAM))
+def test_a_round43_game_loses_the_strict_top_band(name: str, answer: str) -> None:
+    loses_the_top_band(name, answer)
+
+
+@pytest.mark.parametrize(("name", "answer"), _cases(HONEST))
+def test_a_round43_honest_answer_keeps_the_strict_top_band(name: str, answer: str) -> None:
+    strict, ratified = _verdict(name, answer)
+    assert strict.strict is not None
+    assert (strict.score, ratified.score, strict.strict.findings) == (1.0, 1.0, []), answer
