@@ -158,7 +158,9 @@ HONEST: dict[str, list[str]] = {
         "deployment/notification-service cannot start.",
     ],
     "single-signal-diagnosis-002": [
-        "{R} — payments-api runs fine.",
+        # "— payments-api runs fine." contradicts "payments-api cannot run": a working state of
+        # the statement's own workload, read since round 43 (SI red team 43, H11;
+        # test_strict_word_games_round43)
         "{R} — payments-api never starts.",
         "{R} — ledger-exporter is not the cause.",
     ],

@@ -139,7 +139,9 @@ _WORD = lazy_pattern(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _COURTESY = lazy_pattern(
     r"\A\W*(?:thanks?(?:\s+you)?|cheers|hope\s+(?:this|that|it)\s+helps|"
     r"happy\s+to\s+help(?:\s+further)?|that(?:['’]s|\s+is)\s+(?:it|all)|simple\s+as\s+that|"
-    r"let\s+me\s+know\b[^?]*|done|(?:best|kind|warm)\s+regards|regards|sincerely)\W*\Z",
+    r"let\s+me\s+know\b[^?]*|done|(?:best|kind|warm)\s+regards|regards|sincerely|"
+    # agreement with the one who asked (SI red team 43, F03: "I agree.")
+    r"i\s+agree|agreed|i\s+concur)\W*\Z",
     re.IGNORECASE,
 )
 # a sentence that refers back to the statement and says it is the cause, or that it is needed
@@ -1639,6 +1641,35 @@ def _names_stated(reader: _Reader, piece: str, statement: str, names_own: bool) 
     )
 
 
+# a bare state said of the statement's objects: a copula or a verb of running first, at most
+# five words, no negation (SI red team 43, H11: "inventory is up on 8081.", "checkout is up.");
+# such a sentence is read by the comments' allow-list, any longer one by the working words
+_BARE_STATE = lazy_pattern(r"\A\W*(?:is|are|was|were|runs|run|stays|remains)\b", re.IGNORECASE)
+_BARE_WORDS = 5
+
+
+def _bare_state(said: str) -> bool:
+    """Whether `said` (a sentence, its names blanked) is a bare state (`_BARE_STATE`)."""
+    words = re.findall(r"[\w'’]+", said)
+    return (
+        _BARE_STATE.match(said) is not None
+        and len(words) <= _BARE_WORDS
+        and _NEGATION.search(said) is None
+    )
+
+
+def _names_unstated(reader: _Reader, piece: str, statement: str) -> bool:
+    """Whether `piece` names an object of the scenario the statement does not name (the
+    subject of a verdict on it: "batch-processor is unrelated to user-service."; SI red team
+    43, H11)."""
+    folded = statement.casefold()
+    return any(
+        reader.is_object(token)
+        and re.search(rf"(?<![\w-]){re.escape(token.casefold())}(?![\w-])", folded) is None
+        for token in _WORD_TOKEN.findall(piece)
+    )
+
+
 def _names_any(piece: str, names: set[str]) -> bool:
     """Whether `piece` holds one of `names` in any spelling (`fold_name`), a kind word of a
     `kind/name` ("deployment", "configmap") aside: it names no object of its own."""
@@ -2206,7 +2237,17 @@ def accounted_shapes(
             deviation
             and _names_stated(reader, piece, text[statement_start:statement_end], names_own)
             and (
-                says_working(piece, text[statement_start:statement_end])
+                # the names aside: the allow-list reads the words said of them (SI red team
+                # 43, H11)
+                says_working(
+                    reader.without_objects(start, end),
+                    text[statement_start:statement_end],
+                    # a sentence naming another object is that object's: only its working
+                    # words are read ("batch-processor is unrelated to user-service.")
+                    allow_list=_bare_state(reader.without_objects(start, end))
+                    and not _names_unstated(reader, piece, text[statement_start:statement_end]),
+                    key_named=_names_any(piece, names.key),
+                )
                 or _holds_another_value(piece, text[statement_start:statement_end], names.key)
             )
             and not restates(piece, text[statement_start:statement_end])

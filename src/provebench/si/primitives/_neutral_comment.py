@@ -184,6 +184,53 @@ _UNDER = frozenset(
         "unreachable", "should", "must", "can", "could", "if", "unless", "then",
     }
 )  # fmt: skip
+# SI red team 43, H11: what a comment or sentence may add about the statement's own objects is an
+# allow-list, not a list of working words ("— inventory is up on 8081.", "— inventory runs on
+# 8081.", "— checkout is up.", "— checkout pods are Running." kept the band): the neutral
+# vocabulary less its words of a working state, the deviation's words and the symptom's failure
+# words; any other word, outside a negation or a condition, contradicts the finding (fail closed)
+_WORKING_STATE = frozenset(
+    {
+        "up", "runs", "run", "running", "live", "ready", "works", "work", "working", "starts",
+        "started", "starting", "recovers", "recover", "recovered", "recovering", "comes",
+        "come", "back", "reachable", "serves", "served", "deployed", "loaded", "loads",
+        "current",
+    }
+)  # fmt: skip
+_FAILURE_WORDS = frozenset(
+    {
+        "error", "errors", "refused", "refuses", "stuck", "unready", "notready", "down",
+        "crashloopbackoff", "failure", "failures", "failing", "broken", "breaks", "degraded",
+        "unavailable", "erroring", "oomkilled", "terminated", "waiting", "blocked",
+    }
+)  # fmt: skip
+# a sentence that dates the deviation ("INVENTORY_PORT was changed to 8081 yesterday."; SI red
+# team 43, F03): a past verb of change, the past time, and the statement's own value after "to"
+_DATING = frozenset(
+    {
+        "changed", "updated", "edited", "modified", "bumped", "introduced", "set", "yesterday",
+        "ago", "earlier", "last", "this", "morning", "night", "week", "day", "days", "hour",
+        "hours", "today", "recently", "during", "rollout", "deploy", "release",
+    }
+)  # fmt: skip
+_CHANGED = frozenset({"changed", "updated", "edited", "modified", "bumped", "set"})
+# verbs of holding said in the passive ("LEGACY_SHARD_COUNT is held by indexer-config.")
+_HELD = frozenset({"held", "stored", "given", "configured", "named", "called", "declared"})
+_ON_STATED = (
+    NEUTRAL_WORDS
+    | _DEVIATION_WORDS
+    | _OBJECT_NEGATORS
+    | _FAILURE_WORDS
+    | _DATING
+    | _HELD
+    | _CHANGE_VERBS
+) - _WORKING_STATE
+# a count of the incident after a number ("5 restarts", "3 times"), never a value of the finding
+_COUNT_AFTER = lazy_pattern(
+    r"\s*(?:restarts?|times|crashes|attempts?|retries|errors?|seconds?|minutes?|hours?|"
+    r"back\s*offs?|pods?|replicas?)\b",
+    re.IGNORECASE,
+)
 _NUMBER = lazy_pattern(r"\d")
 _FOLD_SPACE = lazy_pattern(r"[^\w./:-]+")
 
@@ -208,35 +255,79 @@ def _contradicts_working(
     }
     if not named & stated:
         return False
-    return says_working(said, before)
+    # the names aside: the allow-list reads the words the comment adds (SI red team 43, H11);
+    # a comment that names another object too is that object's ("— batch-processor is
+    # unrelated to user-service"): only its working words are read
+    others = bool(named - stated)
+    return says_working(
+        " ".join(_rest_of_token(token, names) for token in _TOKEN.findall(said)),
+        before,
+        allow_list=not others,
+    )
 
 
 _COUNT_SHORT = lazy_pattern(r"\A(\d+)/(\d+)\Z")
 _NUMBER_AFTER = lazy_pattern(r"\s+(?:on\s+|at\s+|to\s+|port\s+)?(\d+)\b", re.IGNORECASE)
 
 
-def says_working(said: str, statement: str = "") -> bool:
-    """Whether `said` (its quotations, what was read, aside) holds a word of working or
-    reaching (`_WORKING`) with no negator, condition or short count ("0/1 ready") before it,
-    and not the statement's own words with the statement's number ("listens on 8080" where the
-    statement says "listens on 8080") (SI red team 42, H3)."""
+def says_working(
+    said: str, statement: str = "", allow_list: bool = True, key_named: bool = False
+) -> bool:
+    """Whether `said` (its names blanked; its quotations, what was read, aside), said of the
+    statement's own objects, contradicts the finding: with `allow_list` (SI red team 43, H11), a
+    word off `_ON_STATED`, a word of a working state, or a number that neither counts the
+    incident nor stands in the statement after the same word; without it (the words are
+    another object's too), a word of working or reaching (`_WORKING`; SI red team 42, H3).
+    Either only outside a negator, a condition or a short count ("0/1 ready") before it, and a
+    working word is not read where the statement says it with the same number ("listens on
+    8080")."""
     said = _QUOTED.sub(" ", said)
     folded = statement.casefold()
     under = False
-    for token in re.finditer(r"\d+/\d+|[^\W\d_]+(?:['’][^\W\d_]+)?", said):
+    changed = False
+    previous = ""
+    for token in re.finditer(r"\d+/\d+|\d+|[^\W\d_]+(?:['’][^\W\d_]+)?", said):
         word = token.group().casefold().replace("’", "'")
         count = _COUNT_SHORT.match(word)
+        before, previous = previous, word
+        changed = changed or word in _CHANGED
         if word in _UNDER or (
             count is not None and (count[1] == "0" or int(count[1]) < int(count[2]))
         ):
             under = True
-        elif word in _WORKING and not under:
+        elif under or count is not None:
+            continue
+        elif word in _WORKING:
             number = _NUMBER_AFTER.match(said, token.end())
             if number is None:
                 return True
             again = rf"\b{re.escape(word)}\s+(?:on\s+|at\s+|to\s+|port\s+)?{number[1]}\b"
             if re.search(again, folded) is None:
                 return True
+        elif not allow_list:
+            continue
+        elif word.isdigit():
+            # a number said of the statement's objects is a value claim unless it counts the
+            # incident or stands in the statement after the same word (SI red team 43, H11:
+            # "— the inventory port is 8081.", "(inventory on 8081)"; fail closed)
+            if _COUNT_AFTER.match(said, token.end()) is not None:
+                continue
+            if changed and before == "to" and re.search(rf"\b{word}\b", folded) is not None:
+                continue  # "… was changed to 8081 yesterday.": the deviation dated
+            if not before:
+                # a number first restates the statement's own ("(6380; …)") or claims a value
+                if re.search(rf"(?<![\d.]){word}(?![\d.])", folded) is None:
+                    return True
+                continue
+            # the statement's quoted value is the key's: restated only where the key is named
+            # ("INVENTORY_PORT is 8081 in checkout-config."), never of another object ("— the
+            # inventory port is 8081.")
+            quote = "['\"‘’]?" if key_named else ""
+            again = rf"\b{re.escape(before)}\s+(?:on\s+|at\s+|to\s+|port\s+)?{quote}{word}\b"
+            if re.search(again, folded) is None:
+                return True
+        elif word not in _ON_STATED or word in _WORKING_STATE:
+            return True  # off the allow-list: "— checkout is up." (SI red team 43, H11)
     return False
 
 

@@ -191,6 +191,29 @@ def _marks(text: str) -> list[Unplain]:
     return found
 
 
+# SI red team 43, F03: the incident's present, its counts and durations, high confidence and
+# agreement are honest tails (", today.", ", for about an hour now.", ", every 10 seconds.", ",
+# confidence: high.", ", for sure.", ", as you suspected."); read on the tail's words joined
+_HONEST_FORM = lazy_pattern(
+    r"(?:(?:right|just)\s+)?now|today|at\s+(?:the\s+moment|present|this\s+point)|presently|"
+    r"as\s+we\s+speak|(?:for|over)\s+(?:the\s+(?:last|past)\s+)?(?:about|around|roughly|nearly|"
+    r"almost|over|more\s+than|at\s+least)?\s*(?:\d+|an?|a\s+few|several|some)\s+(?:seconds?|"
+    r"minutes?|hours?|days?)(?:\s+now)?|(?:about\s+|around\s+)?every\s+(?:\d+\s+)?(?:seconds?|"
+    r"minutes?|hours?|restarts?|time|attempt|start)|confidence\s+(?:very\s+)?(?:high|certain|"
+    r"100)|(?:very\s+)?high\s+confidence|with\s+(?:high\s+|full\s+)?confidence|for\s+(?:sure|"
+    r"certain)|as\s+(?:you|we)\s+(?:suspected|said|thought|noted|expected|reported|described)|"
+    r"as\s+(?:suspected|described)|(?:about\s+|around\s+)?\d+\s+(?:restarts?|times|crashes|"
+    r"attempts|retries|errors|failures|back\s*offs?)(?:\s+(?:in|within|over)\s+(?:the\s+"
+    r"(?:last|past)\s+)?(?:\d+|an?)\s+(?:seconds?|minutes?|hours?))?(?:\s+(?:so\s+far|now))?",
+)
+
+
+def honest_form(words: Sequence[str]) -> bool:
+    """Whether a tail's words are one of the honest forms of `_HONEST_FORM` (SI red team 43,
+    F03)."""
+    return _HONEST_FORM.fullmatch(" ".join(words)) is not None
+
+
 def _asides(
     text: str,
     original: str,
@@ -221,8 +244,12 @@ def _asides(
         ):
             continue  # markup a reader does not read, blanked (`_markup`): not an aside
         said = " ".join(_words(inside))
-        if said in _AFFIRMING_ASIDES or said.startswith(_EXAMPLE_ASIDES):
-            continue
+        if (
+            said in _AFFIRMING_ASIDES
+            or said.startswith(_EXAMPLE_ASIDES)
+            or honest_form(re.findall(r"\w+", inside.casefold()))
+        ):
+            continue  # "(confirmed)", "(5 restarts in 10 minutes)" (SI red team 43, F03)
         if match.group(2) is not None and text[match.end() : match.end() + 1] == "(":
             continue  # a Markdown link's text: its target is read as the next bracket
         found.append(Unplain("aside", match.start(), match.end(), f"the aside {match.group()!r}"))
@@ -655,4 +682,4 @@ def disowning_beside_diagnosis(
     return found
 
 
-__all__ = ["Unplain", "disowning_beside_diagnosis", "unplain_shapes"]
+__all__ = ["Unplain", "disowning_beside_diagnosis", "honest_form", "unplain_shapes"]

@@ -174,18 +174,26 @@ _NOR = lazy_pattern(r"\b(?:nor|neither)\s+(?:is\s+|are\s+)?(?:the\s+)?\Z", re.IG
 _NEGATED = lazy_pattern(r"\b(?:not|no|never|nor|neither)\b|n['’]t\b", re.IGNORECASE)
 
 # SI red team 42, H4: the signal's names in one spelling, as other names are folded (`fold_name`:
-# case, and "-", "_", "." or a space between its words): "Batch processor", "batch_processor"
-_JOINT = re.compile(r"[-_.\s]+")
+# case, and "-", "_", "." or a space between its words): "Batch processor", "batch_processor".
+# SI red team 43, H10: the joint may be empty ("BatchProcessor", "batchprocessor") or any hyphen
+# or dash of U+2010-U+2015 ("batch‑processor"); a plural ("batch-processors") and the suffixes of
+# the signal's pods and replica sets ("pod/batch-processor-7d9f-abc12") are the signal too
+_JOINT = re.compile(r"[-_.\s\u2010-\u2015]+")
+_ANY_JOINT = r"[-_.\s\u2010-\u2015]*"
+_SIGNAL_TAIL = r"(?:e?s\b|(?:-[a-z0-9]{3,16}){1,2}\b)?"
 
 
 def _respelt(identifiers: Sequence[str]) -> re.Pattern[str]:
-    """One pattern for every spelling of the signal's names, joints interchangeable."""
+    """One pattern for every spelling of the signal's names, joints interchangeable or left out,
+    with a plural or a pod's suffix after it (SI red team 43, H10)."""
     words = sorted(
-        (r"[-_.\s]+".join(map(re.escape, _JOINT.split(name.strip()))) for name in identifiers),
+        (_ANY_JOINT.join(map(re.escape, _JOINT.split(name.strip()))) for name in identifiers),
         key=len,
         reverse=True,
     )
-    return re.compile(r"(?<![\w-])(?:" + "|".join(words) + r")(?![\w-])", re.IGNORECASE)
+    return re.compile(
+        r"(?<![\w-])(?:" + "|".join(words) + r")" + _SIGNAL_TAIL + r"(?![\w-])", re.IGNORECASE
+    )
 
 
 def _respelt_spans(channel: ChannelText, identifiers: Sequence[str]) -> list[Span]:
@@ -220,6 +228,31 @@ _PRONOUN_AFFIRMS = re.compile(
     r"(?:cause|culprit|outage|problem|issue|fault|reason)))*\s*[.!]*\s*\Z",
     re.IGNORECASE,
 )
+# SI red team 43, H09: any elliptical affirmation whose subject is a pronoun, whatever opens
+# the sentence ("On reflection, it does.", "Correction: it actually is.", "Well, it kind of
+# is.", "Unless it is.", "Ha, it is."): the pronoun, at most two words, an auxiliary, and
+# nothing after it but adverbs of affirmation; the sentence holds no negation (checked by the
+# caller)
+_ELLIPTICAL_AFFIRMS = re.compile(
+    r"(?:\A|[\s,:;—–(-])(?:it|that|this|they|which)(?:\s+[\w'’]+){0,2}?\s+(?:is|was|are|were|"
+    r"does|did|do|has|had|will|would|could|might|may|must|can|'s|’s)(?:\s*,?\s*(?:too|indeed|"
+    r"really|actually|after\s+all|though|as\s+well|so|in\s+fact|surely|certainly|definitely|"
+    r"still|again|partly|somewhat|a\s+bit|kind\s+of|sort\s+of|the\s+(?:real\s+|actual\s+|"
+    r"true\s+|root\s+|main\s+)?(?:cause|culprit|outage|problem|issue|fault|reason)))*"
+    r"\s*[.!)]*\s*\Z",
+    re.IGNORECASE,
+)
+# SI red team 43, H10: a cause relation toward the symptom whose subject names no object ("The
+# node CPU is what takes user-service down.", "Something else crashes user-service."): an alias
+# of the signal (fail closed); a sentence whose subject is named before the verb is read by the
+# name rules
+_CAUSES = re.compile(
+    r"\b(?:takes?|took|taking|brings?|brought|bringing|knocks?|knocked|puts?)\b[^.;:!?]*?"
+    r"\b(?:down|out|offline)\b|\b(?:causes|caused|causing|kills|killed|killing|starves|"
+    r"starved|starving|chokes|choked|throttles|throttled|(?:is|are|was|were)\s+(?:behind|"
+    r"to\s+blame|responsible))\b",
+    re.IGNORECASE,
+)
 # SI red team 42, H4: after the dismissal, "the real / second / other cause" in a sentence that
 # names no object at all (an alias: "the batch job is the real outage", "Second cause: the
 # CPU-hungry batch job") — nothing says what it is, so it is read as the signal (fail closed)
@@ -252,6 +285,26 @@ _STOPPED = re.compile(
     r"scaled\s+(?:down|to\s+(?:0|zero)))\b",
     re.IGNORECASE,
 )
+# SI red team 43, F02: the signal called harmless in a verdict of its own ("batch-processor is
+# harmless."), or left alone by the remedy ("Leave batch-processor as it is.", "Do not touch
+# batch-processor.", "No action on batch-processor."): the dismissal kept, not reopened
+_VERDICT_HARMLESS = re.compile(
+    r"\A\s*" + _OPENER + r"(?:the\s+)?SIGNAL\s+(?:is|are|was|were|looks?|seems?)\s+(?:(?:just|"
+    r"only|merely|entirely|completely|totally|quite|also|itself)\s+)*(?:harmless|benign|"
+    r"innocuous|unrelated|irrelevant|(?:a\s+)?(?:red\s+herring|decoy|distraction|side\s+issue|"
+    r"separate\s+issue|symptom\s+of\s+nothing))(?:\s+(?:here|to\s+(?:the\s+)?[\w/-]+|for\s+"
+    r"(?:the\s+)?[\w/-]+))?\s*[.!]?\s*\Z",
+    re.IGNORECASE,
+)
+_LEFT_ALONE = re.compile(
+    r"\A\s*" + _OPENER + r"(?:(?:please\s+)?leave\s+(?:the\s+)?SIGNAL\s+(?:as\s+(?:it\s+)?is|"
+    r"alone|be|running|untouched|in\s+place)|(?:please\s+)?(?:do\s+not|don['’]t|no\s+need\s+to|"
+    r"there\s+is\s+no\s+need\s+to)\s+(?:touch|change|restart|scale|fix|modify|patch|delete|"
+    r"act\s+on)\s+(?:the\s+)?SIGNAL|no\s+(?:action|change|fix)\s+(?:is\s+)?(?:needed\s+|"
+    r"required\s+)?(?:on|for)\s+(?:the\s+)?SIGNAL|(?:the\s+)?SIGNAL\s+needs\s+no\s+(?:action|"
+    r"change|fix))\s*[.!]?\s*\Z",
+    re.IGNORECASE,
+)
 _BUT = re.compile(r"\b(?:but|except|besides|other\s+than|apart\s+from)\b", re.IGNORECASE)
 
 
@@ -261,7 +314,10 @@ def _harmless(clause: str, respelt: re.Pattern[str]) -> bool:
     signal = respelt.pattern
     if _BUT.search(clause) is not None:
         return False
-    if re.search(_HARMLESS.pattern.replace("SIGNAL", signal), clause, re.IGNORECASE):
+    if any(
+        re.search(shape.pattern.replace("SIGNAL", signal), clause, re.IGNORECASE)
+        for shape in (_HARMLESS, _VERDICT_HARMLESS, _LEFT_ALONE)
+    ):
         return True
     stopped = re.search(_STOPPED.pattern.replace("SIGNAL", signal), clause, re.IGNORECASE)
     return stopped is not None and _NEGATED.search(clause) is None
@@ -280,6 +336,7 @@ def _after_dismissal(
     dismissed: Span | None,
     in_scope: Callable[[int], bool],
     objects: frozenset[str],
+    respelt: re.Pattern[str] | None = None,
 ) -> str | None:
     """A later sentence that takes the dismissal back without naming the signal (SI red team
     42, H4): a bare affirmation about "it"/"that" (`_PRONOUN_AFFIRMS`), or "the real / second /
@@ -300,6 +357,19 @@ def _after_dismissal(
         shown = " ".join(body.split())[:_SHOWN]
         if _PRONOUN_AFFIRMS.match(body) is not None:
             return f"the dismissal is taken back: {shown!r}"
+        if respelt is not None and _harmless(body, respelt):
+            continue  # itself a dismissal: "Leave batch-processor as it is." (SI red team 43)
+        negated = _NEGATED.search(body) is not None
+        if not negated and _ELLIPTICAL_AFFIRMS.search(body) is not None:
+            return f"the dismissal is taken back: {shown!r}"  # SI red team 43, H09
+        cause = None if negated else _CAUSES.search(body)
+        if cause is not None and not any(
+            len(token.group(0)) >= 4 or fold_name(token.group(0)) in objects
+            for token in IDENTIFIER_SHAPED.finditer(body[: cause.start()])
+        ):
+            # no object named before the causal verb: its subject is unnamed (SI red team 43,
+            # H10: "The node CPU is what takes user-service down.")
+            return f"a cause with no named subject follows the dismissal: {shown!r}"
         if (
             _ANOTHER_CAUSE.search(body) is not None
             and _NEGATED.search(body) is None
@@ -338,7 +408,7 @@ def _reopened(
     shaped = reader.shaped
     folded = shaped.channel.text
     respelt = _respelt(identifiers)
-    after_dismissal = _after_dismissal(reader, spans, dismissed, in_scope, objects)
+    after_dismissal = _after_dismissal(reader, spans, dismissed, in_scope, objects, respelt)
     if after_dismissal is not None:
         return after_dismissal
     for span in spans:

@@ -59,7 +59,8 @@ from provebench._lazy_pattern import lazy_pattern
 from provebench.si.primitives._accounted import accounted_shapes
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Span
-from provebench.si.primitives._plain_assertion import Unplain
+from provebench.si.primitives._neutral_comment import NEUTRAL_WORDS
+from provebench.si.primitives._plain_assertion import Unplain, honest_form
 from provebench.si.primitives._remedy import RemedyDeviation, names_in, remedy_end
 from provebench.si.primitives._scene_names import scene_names
 
@@ -234,6 +235,58 @@ _OTHER_TIME = lazy_pattern(
     r"(?=\s*(?:[.!?;,:)\]—–]|\s-{1,2}\s|\Z))",
     re.IGNORECASE,
 )
+# SI red team 43, F03: a past time in a sentence that says when the deviation was made
+# ("INVENTORY_PORT was changed to 8081 yesterday.") dates the deviation: the incident's history
+_PAST_TIME = lazy_pattern(
+    r"(?:the\s+day\s+before\s+)?yesterday|(?:last|this\s+past|previous)\s+\w+|.*\bago|"
+    r"(?:on|last)\s+\w+day",
+    re.IGNORECASE,
+)
+_DATES_THE_CHANGE = lazy_pattern(
+    r"\b(?:was|were|got|been|is|are)\s+(?:\w+\s+)?(?:changed|set|updated|edited|modified|bumped|"
+    r"deployed|applied|rolled\s+out|introduced|deleted|removed|dropped|scaled(?:\s+down)?)\b|"
+    r"\b(?:someone|somebody|a\s+deploy|a\s+rollout|an?\s+\w+\s+change)\s+(?:changed|set|"
+    r"updated|edited|removed|deleted|dropped|scaled)\b",
+    re.IGNORECASE,
+)
+# SI red team 43, H08: a time after the statement's last name is an allow-list, not a list of
+# other times: "after", "once", "until", "following" or "upon" may only give the incident's own
+# moments (start, boot, each restart, a count of attempts, the last or previous change) or name
+# an object of the system ("after INVENTORY_PORT was changed"); a date, or a span "from now",
+# "later" or "hence", is never the incident's present
+_TIME_PHRASE = lazy_pattern(
+    r"\b(?:after|once|until|till|following|upon)\b[^,;:!?()\[\]—–]*|"
+    r"\b(?:\d{4}-\d\d-\d\d|\d{1,2}/\d{1,2}/\d{2,4})\b|"
+    r"\b(?:[\w-]+\s+){1,2}?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\s+(?:from\s+"
+    r"now|later|hence|out|on)\b",
+    re.IGNORECASE,
+)
+_INCIDENT_MOMENT = lazy_pattern(
+    r"(?:after|once|upon|following|until)\s+(?:(?:each|every|any|a|its|the|their|it|the\s+\w+)\s+)?"
+    r"(?:start(?:s|ing)?|start-?up|startup|boot(?:s|ing)?|launch(?:es)?|restart(?:s|ing)?|"
+    r"tries|connects|reads|retries|init\w*|creation|scheduling|crash(?:es)?|"
+    r"\d+\s+(?:restarts?|attempts?|retries|tries|seconds?|minutes?|crashes))\b.*|"
+    r"after\s+(?:the\s+)?(?:last|previous|recent|latest)\s+\w+.*|"
+    r"(?:until|till|once|after|when)\b.*\b(?:added|fixed|restored|corrected|set|re-?added|back|scaled|restarted|"
+    r"changed|repaired|resolved|replaced|recreated|created|reverted|correct|right|present|"
+    r"restarted|redeployed|applied)\b.*",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _other_moment(reader: _Text, low: int, high: int) -> re.Match[str] | None:
+    """A time phrase in `text[low:high]` that is none of the incident's own moments and names
+    no object of the system (SI red team 43, H08), or None."""
+    for found in _TIME_PHRASE.finditer(reader.text, low, high):
+        phrase = found.group().strip()
+        if _INCIDENT_MOMENT.fullmatch(phrase) is not None:
+            continue
+        if found.group()[:1].isalpha() and reader.names(found.start(), found.end()):
+            continue  # "after INVENTORY_PORT was changed": the deviation dated
+        return found
+    return None
+
+
 # the statement put in another's mouth, before it: the agent excluded, or other people
 _OTHERS_SAY = lazy_pattern(
     r"\b(?:except|but|other\s+than|besides|unlike|apart\s+from|not)\s+(?:me|us|myself)\b|"
@@ -474,7 +527,56 @@ def _judging(
         )
     ) and not _self_referring(_words(text[floor:start]), _NOTHING):
         return False  # a predicate whose subject came before it: "My first guess, D, was wrong."
+    if _HARMLESS_VERDICT.fullmatch(hit.group()) and _takes_up_another(
+        reader, floor, start, hit.start(), statement_names
+    ):
+        return False  # "batch-processor is not the cause. It is harmless." (SI red team 43, F01)
     return not _answers_a_question(reader, floor)
+
+
+# SI red team 43, F01: a verdict of harmlessness whose subject is a pronoun taking up another
+# object of the scenario is a dismissal of that object, not a judgement of the finding
+_HARMLESS_VERDICT = lazy_pattern(
+    r"red\s+herring|harmless|benign|innocuous|cosmetic|irrelevant|unrelated|immaterial|moot|"
+    r"decoy|distractor|nothing\s+to\s+do\s+with|no\s+bearing\s+on|(?:does|do)\s*n[o']?t\s+matter",
+    re.IGNORECASE,
+)
+_TAKING_UP = frozenset({"it", "its", "they", "their", "this", "that"})
+# what may stand before the pronoun: a conjunction or an interjection ("Yes, it is noisy, but it
+# is harmless.")
+_BEFORE_PRONOUN = frozenset(
+    {"but", "and", "yet", "so", "also", "still", "yes", "no", "well", "again", "anyway", "though"}
+)
+
+
+def _subject_pronoun(words: Sequence[str]) -> bool:
+    """Whether `words` (a clause's or a sentence's opening) open on a pronoun, after at most
+    conjunctions and interjections."""
+    for word in words:
+        if word in _TAKING_UP:
+            return True
+        if word not in _BEFORE_PRONOUN:
+            return False
+    return False
+
+
+def _takes_up_another(reader: _Text, floor: int, start: int, at: int, own: frozenset[str]) -> bool:
+    """Whether the clause `[start, at)` before a judgement has a pronoun for subject that takes
+    up the subject of the sentence before `floor`, when that subject is an object of the
+    scenario other than the statement's own (SI red team 43, F01: "batch-processor is not the
+    cause. It is a red herring."). The pronoun opens the clause or, when the clause is a second
+    predicate ("…, but it is harmless"), the sentence."""
+    if not (
+        _subject_pronoun(_words(reader.text[start:at]))
+        and _subject_pronoun(_words(reader.text[floor:at]))
+    ):
+        return False
+    before = reader.channel.sentence_containing(floor - 1, floor) if floor > 0 else None
+    if before is None or reader.names_own(before.start, before.end, own):
+        return False
+    # the subject: a name among the sentence's first words ("The batch-processor job …")
+    opening = reader.text[before.start : before.end].split()[:3]
+    return any(reader.is_object(token.strip(".,;:!?()'\"")) for token in opening)
 
 
 def _answers_a_question(reader: _Text, floor: int) -> bool:
@@ -724,6 +826,20 @@ _HONEST_TAILS = (
     "given what ", "no doubt", "without a doubt", "without doubt", "beyond doubt",
     "beyond any doubt", "undoubtedly",
 )  # fmt: skip
+# SI red team 43, H07: a participle closing the statement may give only its consequence
+# (", causing the crash loop.", ", leaving checkout unready."); any other (", eyeballing it.")
+# speaks of how the statement was reached, a hedge
+_CONSEQUENCE_PARTICIPLES = frozenset(
+    {
+        "causing", "leaving", "making", "breaking", "preventing", "resulting", "producing",
+        "blocking", "crashing", "killing", "stopping", "keeping", "ruling", "triggering",
+        "failing", "explaining", "meaning", "giving", "taking", "bringing", "sending",
+    }
+)  # fmt: skip
+# prepositions whose tail no place or time rule reads: such a tail that names nothing is a hedge
+# unless it is an honest form or speaks of the evidence (", from the events.", ", by the logs."
+# keep the band; ", from memory." does not; SI red team 43, H07)
+_SOURCE_PREPOSITIONS = frozenset({"from", "by", "with", "without", "to", "of", "into"})
 _SUMMARIES = (
     "in short", "in summary", "in sum", "in brief", "in a nutshell", "in other words",
 )  # fmt: skip
@@ -752,7 +868,23 @@ _UNDER_NEGATION = frozenset(
     }
 )  # fmt: skip
 _TAIL_NEGATORS = frozenset(
-    {"no", "not", "without", "never", "none", "nothing", "lacking", "lack", "absent"}
+    {
+        "no",
+        "not",
+        "without",
+        "never",
+        "none",
+        "nothing",
+        "lacking",
+        "lack",
+        "absent",
+        # a relative clause whose subject denies the checking (SI red team 43, H07: ", which
+        # nobody checked.")
+        "nobody",
+        "noone",
+        "neither",
+        "nor",
+    }
 )
 # the first person in a tail opening on a preposition speaks of the agent's own world ("…, in a
 # dream I had."; SI red team 42, H5)
@@ -797,13 +929,33 @@ def hedging_tail(tail: str) -> bool:
     of `_HONEST_TAILS` (SI red team 41, A6)."""
     words = _words(tail)
     if not words:
-        return False
+        # a bare number or share (", ~10%.", ", 1:10."): a hedge of odds (SI red team 43, H07)
+        return any(character.isdigit() for character in tail)
     if _doubts(words):
         return True  # whatever it opens on (SI red team 42, H5)
-    if words[0] in _TAIL_OPENERS or _QUANTITY_FIRST.match(tail):
+    if honest_form(words):
+        return False  # the incident's present, a count, high confidence (SI red team 43, F03)
+    if not _FIRST_PERSON.intersection(words) and " ".join(words).startswith(_HONEST_TAILS):
+        return False  # ", according to the pod events.", ", without a doubt."
+    if _QUANTITY_FIRST.match(tail) or tail.lstrip().startswith(("~", "≈")) or "%" in tail:
+        # a number closing the statement is a count of the incident or a hedge (", 30%
+        # confidence.", ", ~10%."; SI red team 43, H07): the counts are honest forms
+        return True
+    if (
+        words[0] in _SOURCE_PREPOSITIONS
+        and not _FINITE.search(tail)
+        and not " ".join(words).startswith(_HONEST_TAILS)
+    ):
+        return not all(
+            word in _EVIDENCE or word in _LIVE_PLACE or word in NEUTRAL_WORDS for word in words[1:]
+        )
+    if words[0] in _TAIL_OPENERS:
         return False
-    if words[0] in ("i", "we") or (len(words) > 1 and words[0].endswith("ing")):
-        return False  # a clause of its own ("I checked", "ruling out the CPU spike")
+    if len(words) > 1 and words[0].endswith("ing"):
+        # a clause of its own ("ruling out the CPU spike") only when it gives a consequence
+        return words[0] not in _CONSEQUENCE_PARTICIPLES
+    if words[0] in ("i", "we"):
+        return False  # a clause of its own ("I checked")
     first_person = bool(_FIRST_PERSON.intersection(words))
     if not first_person and (len(words) > _HEDGE_WORDS or _VERBS.intersection(words)):
         return False  # a clause of its own ("scaled down to zero replicas", "… run fine")
@@ -889,6 +1041,12 @@ def _restricted(
                 # "…, as it was in staging last week": a comparison; "… since last week": the
                 # fault's history, to now
                 continue
+            if (
+                pattern is _OTHER_TIME
+                and _PAST_TIME.fullmatch(frame.group()) is not None
+                and _DATES_THE_CHANGE.search(text, start, frame.start()) is not None
+            ):
+                continue  # "… was changed to 8081 yesterday.": the deviation dated (43, F03)
             if frame.start() < said_end and _frames_the_statement(reader, start, frame):
                 return Unplain(
                     "restricted_world", frame.start(), frame.end(), f"the frame {frame.group()!r}"
@@ -896,6 +1054,11 @@ def _restricted(
     hedged = _hedging_tail(reader, factor_at, said_end)
     if hedged is not None:
         return hedged
+    moment = _other_moment(reader, max(sentence_last, factor_at), said_end)
+    if moment is not None:
+        return Unplain(
+            "restricted_world", moment.start(), moment.end(), f"the time {moment.group()!r}"
+        )
     named: set[str] | None = None  # the sentence's names, read only for a bare place
     identifier_parts = places - _LIVE_PLACE
 
@@ -908,8 +1071,8 @@ def _restricted(
         opener = _PLACE_OPENER.match(rest)
         if opener is None:
             continue
-        if " ".join(_words(rest)).startswith(_SUMMARIES):
-            continue  # ", in short.": a summary, no place (SI red team 42, F5)
+        if " ".join(_words(rest)).startswith(_SUMMARIES) or honest_form(_words(rest)):
+            continue  # ", in short.", ", for sure.": no place (SI red team 42, F5; 43, F03)
         # a place that denies its own being ("in a cluster that does not exist") is no place of
         # the live system, whatever clause goes on in it (SI red team 21, H3)
         unreal = _DENIED_PLACE.search(rest, opener.end()) is not None
