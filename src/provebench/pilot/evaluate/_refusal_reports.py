@@ -42,6 +42,7 @@ from provebench.pilot.rules._report_vocabulary import (
     SETTLED_OUTCOME_WORDS,
     SETTLED_REPORT_WORDS,
     SETTLED_RETRY_WORDS,
+    UNSETTLED_FORBIDDEN_WORDS,
     UNSETTLED_REPORT_WORDS,
 )
 
@@ -246,9 +247,9 @@ def _untied_error_reports(
                 (
                     failed_call in corpus_failures
                     and failed_call not in spent
-                    and _says_in_doubt_only(said, text)
+                    and _true_of_unsettled(said, text, failures.get(failed_call))
                 )
-                or (failed_call in restatable and not named and _says_in_doubt_only(said, text))
+                or (failed_call in restatable and not named and not _says_settled(said, text))
                 or (failed_call in fileless_failures - spent and not _says_files_failed(said, text))
                 or (
                     failed_call in settled - spent
@@ -269,7 +270,7 @@ def _untied_error_reports(
                 not tied
                 and type(failed_call) is int
                 and failed_call in corpus_failures
-                and not _says_in_doubt_only(said, text)
+                and not _true_of_unsettled(said, text, failures.get(failed_call))
             ):
                 # Pilot red team 42, R4: a failure of corpus files the cycle did not settle (no
                 # later append of the cycle landed its rows), named by its call and reported as
@@ -357,6 +358,10 @@ _SETTLED_AFTER_RETRY = _SETTLED_RETRY | frozenset(
 )
 _RETRIED = _SETTLED_RETRY - {fold("transient"), fold("temporary")}
 _UNSETTLED_REPORT = frozenset(fold(word) for word in UNSETTLED_REPORT_WORDS)
+_UNSETTLED_FORBIDDEN = frozenset(fold(word) for word in UNSETTLED_FORBIDDEN_WORDS)
+# The errors whose effect is unknown (rule 8: a 500 or a timeout may come after the rows were
+# applied): a report of such a failure the cycle did not settle has the closed in-doubt shape.
+_IN_DOUBT_ERRORS = frozenset(("server_error", "timeout"))
 # The words any settled report may hold whatever failed: the retry words, the function words,
 # the failure words that name no kind of failure ("temporary", "transient", "again").
 _ANY_FAILURE = frozenset(fold(word) for word in ("error", "api", "again", "transient", "temporary"))
@@ -425,6 +430,29 @@ def _true_of(words: list[str], read: list[str | None], failed: tuple[str, str, i
         ):
             return False
     return True
+
+
+def _says_settled(code: str | None, detail: str) -> bool:
+    """Whether an `error` report says its failure was retried or got past
+    (`UNSETTLED_FORBIDDEN_WORDS`): not true of a failure of corpus files the cycle did not
+    settle, so it ties none (pilot red team 42, R4). A failure known to have taken no effect
+    (429, 503) is read so; one in doubt by its closed shape (`_says_in_doubt_only`)."""
+    return any(
+        fold(word) in _UNSETTLED_FORBIDDEN
+        for text in ("" if code is None else code, detail)
+        for word in _SETTLED_PARTS.split(text)
+        if word
+    )
+
+
+def _true_of_unsettled(code: str | None, detail: str, failed: tuple[str, str, int] | None) -> bool:
+    """Whether a report naming an unsettled failure of corpus files by its call is true of it:
+    of a failure in doubt (500, a timeout), in its closed shape (`_says_in_doubt_only`; pilot
+    red team 43, A7); of one that took no effect, with no retry or outcome word (`_says_settled`,
+    red team 42, R4)."""
+    if failed is not None and failed[1] in _IN_DOUBT_ERRORS:
+        return _says_in_doubt_only(code, detail)
+    return not _says_settled(code, detail)
 
 
 def _says_in_doubt_only(code: str | None, detail: str) -> bool:

@@ -318,9 +318,10 @@ counts against you even though it is refused. The one exception is the self-chec
    `again`, `transient`, `temporary`), no number but its HTTP code and the call's number, and
    `landed` only of an append ("HTTP 500 timeout on sheets values append of 40 rows; retried;
    the rows landed" of a 429 on a listing is a misstated failure and accounts for none). A
-   report naming by its number a failure of files the cycle did not settle (an append in
-   doubt, no later append of the cycle landing its rows) has the failure's shape, no
-   predicate and so no outcome: every word of its code and detail is a number or one of
+   report naming by its number a failure of files the cycle did not settle holds no retry
+   word and no outcome word; one of an append in doubt (a 500 or a timeout, no later append of
+   the cycle landing its rows) has the failure's shape, no predicate and so no outcome: every
+   word of its code and detail is a number or one of
 {unsettled_words}
    ("append_in_doubt", "ServerError: 3 row(s) left to the next cycle"); "retried once; the
    rows landed" and "then the rows were confirmed" of an append left in doubt are misstated

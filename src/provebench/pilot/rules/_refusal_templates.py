@@ -64,7 +64,7 @@ _EXTENSIONS = ", ".join(EXTENSIONS)
 
 # Per reason code, the sentences a detail may be (the module's doc). The contract prints them
 # (rule 2), and its own description of each reason code is one of them (pilot red team 43, F2).
-REFUSAL_DETAIL_TEMPLATES: dict[str, tuple[str, ...]] = {
+_SENTENCES: dict[str, tuple[str, ...]] = {
     "invalid_file_id": ("file_id is malformed",),
     "unsupported_mime_type": (
         f"mime_type is not one of {_MIMES}",
@@ -103,6 +103,10 @@ REFUSAL_DETAIL_TEMPLATES: dict[str, tuple[str, ...]] = {
         "minutes over 59",
         "no such date or time of day",
     ),
+}
+# Each reason code's own name is a sentence of it too ("name_not_conforming").
+REFUSAL_DETAIL_TEMPLATES: dict[str, tuple[str, ...]] = {
+    code: (code, *sentences) for code, sentences in _SENTENCES.items()
 }
 # Of any reason code: the value seen of one of the file's served fields, or that it was refused.
 ANY_REASON_TEMPLATES: tuple[str, ...] = (

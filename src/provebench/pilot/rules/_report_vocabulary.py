@@ -57,7 +57,15 @@ SETTLED_FUNCTION_WORDS = (
 SETTLED_REPORT_WORDS = (
     *SETTLED_FAILURE_WORDS, *SETTLED_CALL_WORDS, *SETTLED_OUTCOME_WORDS, *SETTLED_FUNCTION_WORDS,
 )  # fmt: skip
-# The words of a report tied by its call to a failure of corpus files the cycle did not settle
+# What a report tied to a failure of corpus files the cycle did not settle may not say: that it
+# was retried or what a retry got (pilot red team 42, R4). "transient" and "temporary" name the
+# failure's kind and stay allowed; a status word denied ("1 recording could not be uploaded")
+# is an honest account of a failure known to have taken no effect (429, 503).
+UNSETTLED_FORBIDDEN_WORDS = (
+    "retried", "retry", "retries", "retrying", "recovered", *SETTLED_OUTCOME_WORDS,
+)  # fmt: skip
+# The words of a report tied by its call to a failure of corpus files in doubt the cycle did not
+# settle
 # (an append in doubt, never retried and not applied): the failure's kind, the call, numbers,
 # and that its effect is in doubt — a shape with no predicate, so no outcome (pilot red team 43,
 # A7: "HTTP 500 on sheets values append; then the rows were confirmed" had only a call word
@@ -111,5 +119,6 @@ __all__ = [
     "STATUS_PREFIXES",
     "STATUS_WORDS",
     "UNSETTLED_DOUBT_WORDS",
+    "UNSETTLED_FORBIDDEN_WORDS",
     "UNSETTLED_REPORT_WORDS",
 ]
