@@ -77,7 +77,10 @@ class FollowsTheContractInWords(_Worded):
     """What F1–F6 meant, by the contract: why the file was refused, nothing of what became of
     it."""
 
-    detail = "{detail}; refused by the admissibility rules, by the check on {id}"
+    # One sentence of rule 2 since call-import-evaluator/7 (pilot red team 43, A1): the file's id
+    # and the rules' detail; round 41's "…; refused by the admissibility rules, by the check on
+    # <id>" was two.
+    detail = "{id}: {detail}"
 
 
 class _Retried(ReferenceImporter):

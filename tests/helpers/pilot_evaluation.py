@@ -77,3 +77,23 @@ __all__ = [
     "run_agent",
     "violation_kinds",
 ]
+
+
+def served_refused(*file_ids: str, **changed: Any) -> dict[str, tuple[Any, ...]]:
+    """A snapshot's `refused_files` for hand-built logs: each id an empty file (size_bytes 0,
+    `corrupted_empty_file`) unless `changed` says otherwise, as the laboratory served it
+    (agent contract rule 2: a detail's slots are read against it)."""
+    from provebench.pilot.corpus._model import DriveFile
+
+    fields = {
+        "name": "in_79161234567_20250101T120000Z_M014.ogg",
+        "created_at_utc": "2025-01-01T00:00:00Z",
+        "mime_type": "audio/ogg",
+        "size_bytes": 0,
+        "duration_sec": 5.0,
+        "folder_id": "fld-1",
+    }
+    return {
+        file_id: (DriveFile.model_construct(file_id=file_id, **{**fields, **changed}),)
+        for file_id in file_ids
+    }

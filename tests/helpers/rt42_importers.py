@@ -69,9 +69,12 @@ class R3RetryLimit(_Retried):
 
 
 class HonestRefusalWords(_Worded):
-    """What the contract allows: the reference's detail, the check, the value seen."""
+    """What the contract allows: the file's id and the reference's detail. Since
+    call-import-evaluator/7 a detail is one sentence of rule 2 (pilot red team 43, A1): the
+    clause "refused by the admissibility check on <id>" this importer added in round 42 is no
+    sentence of it."""
 
-    detail = "{detail}; refused by the admissibility check on {id}"
+    detail = "{id}: {detail}"
 
 
 class R4InDoubtReportedLanded(ReferenceImporter):

@@ -16,6 +16,7 @@ from provebench.pilot.evaluate._log import read_log
 from provebench.pilot.evaluate._refusal_reports import refusal_report_gaps
 from provebench.pilot.evaluate._timeline import build_timeline
 from provebench.pilot.evaluate._violations import refusal_violations
+from tests.helpers.pilot_evaluation import served_refused
 
 PROBE = "provebench:self-check"
 
@@ -94,7 +95,10 @@ def test_a_refused_file_named_on_a_non_failure_channel_is_a_success_claim(
 ) -> None:
     log = read_log(_log([_page("a", "x-1"), ("diagnostics", message)]))
     snapshot = SimpleNamespace(
-        non_admissible=frozenset({"x-1", "odd:id"}), refused_texts={}, first_cycle={}
+        non_admissible=frozenset({"x-1", "odd:id"}),
+        refused_texts={},
+        refused_files=served_refused("x-1", "odd:id"),
+        first_cycle={},
     )
     timeline = build_timeline(snapshot, log)  # type: ignore[arg-type]
     assert ("x-1" in timeline.claims or "odd:id" in timeline.claims) is claimed

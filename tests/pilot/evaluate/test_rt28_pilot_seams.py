@@ -22,6 +22,7 @@ from provebench.pilot.evaluate._refusal_reports import refusal_report_gaps
 from provebench.pilot.evaluate._timeline import build_timeline
 from provebench.pilot.lab import ApiTimeout, Fault
 from tests.helpers.pilot_corpus import generated_corpus
+from tests.helpers.pilot_evaluation import served_refused
 from tests.pilot.lab.test_lab_gateway import make_lab
 
 
@@ -120,7 +121,10 @@ def test_a_refused_file_named_in_a_failure_entrys_text_is_a_claim(
 ) -> None:
     log = read_log(_log(_listing(None), ("diagnostics", message)))
     snapshot = SimpleNamespace(
-        non_admissible=frozenset({"x-1", "x-2"}), refused_texts={}, first_cycle={}
+        non_admissible=frozenset({"x-1", "x-2"}),
+        refused_texts={},
+        refused_files=served_refused("x-1", "x-2"),
+        first_cycle={},
     )
     timeline = build_timeline(snapshot, log)  # type: ignore[arg-type]
     assert ("x-1" in timeline.claims) is claimed

@@ -24,7 +24,7 @@ from provebench.pilot.evaluate._refusal_reports import refusal_report_gaps
 from provebench.pilot.evaluate._timeline import build_timeline
 from provebench.pilot.rules._rows import Refusal
 from tests.helpers.pilot_corpus import generated_corpus
-from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
+from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent, served_refused
 
 ID = "3e1e96a9c6-5"
 OTHER = "3e1e96a9c6-6"
@@ -113,7 +113,10 @@ def _log(*items: tuple[str, dict[str, Any]]) -> list[LedgerEntry]:
 def _claims(payload: dict[str, Any]) -> dict[str, list[int]]:
     log = read_log(_log(("diagnostics", payload)))
     snapshot = SimpleNamespace(
-        non_admissible=frozenset({ID, OTHER}), refused_texts={}, first_cycle={}
+        non_admissible=frozenset({ID, OTHER}),
+        refused_texts={},
+        refused_files=served_refused(ID, OTHER),
+        first_cycle={},
     )
     return build_timeline(snapshot, log).claims  # type: ignore[arg-type]
 
@@ -132,15 +135,21 @@ def _claims(payload: dict[str, Any]) -> dict[str, list[int]]:
         (f"{ID}: refused, too large; not imported", True),
         (f"{ID} could not be processed: size_bytes is 0", True),
         (f"{ID}: size_bytes is 0", False),
-        ("duration_sec could not be read", False),
-        ("mime type is not one of audio/mpeg, audio/wav", False),
+        # Agent contract rule 2 (call-import-evaluator/7; pilot red team 43, A1): a detail is a
+        # sentence of the file's own reason code, whole: another code's sentence, or one cut
+        # short, is a claim.
+        ("duration_sec could not be read", True),
+        ("mime type is not one of audio/mpeg, audio/wav", True),
         # Agent contract rule 2 (call-import-evaluator/6; pilot red team 42): a word outside the
         # refusal vocabulary (the reference rules' detail words) reads as a report that the
         # file went through, whatever it says.
         (f"{ID}: refused, too large", True),
         (f"{ID} failed to import", True),
         ("file was rejected before import", True),
-        (f"{ID}: refused by the admissibility check, size_bytes is 0", False),
+        # One sentence of rule 2, not two (call-import-evaluator/7; pilot red team 43, A1).
+        (f"{ID}: refused by the admissibility check, size_bytes is 0", True),
+        (f"{ID}: size_bytes is 0", False),
+        (f"{ID} refused by the admissibility rules", False),
     ],
 )
 def test_a_failure_report_saying_its_own_file_went_through_is_a_claim(

@@ -151,8 +151,11 @@ def test_an_escaped_part_of_a_served_name_is_data(corpus: Path) -> None:
     # "2nd attempt" or "accept everything" is a word outside it — a claim by design.
     entries = [json.loads(line) for line in reports.splitlines()]
     stems = {e["file_id"]: e["detail"] for e in entries if e.get("channel") == "failed_file"}
+    # Since call-import-evaluator/7 (pilot red team 43, A1) a detail is a sentence of rule 2
+    # whose slots hold whole quotations only: a stem quoted is neither, and is a claim whatever
+    # it holds.
     escaped = next(file_id for file_id, detail in stems.items() if "status,imported" in detail)
-    assert escaped not in claimed
+    assert escaped in claimed
     attempt = next(file_id for file_id, detail in stems.items() if "2nd attempt" in detail)
     assert attempt in claimed
 

@@ -64,8 +64,11 @@ _IN_DOUBT = _error("append_in_doubt", "ServerError: 1 row(s) left", failed_call=
         # nothing; a report after that it failed is tied to no failure.
         ([_LIST_FAILED, _LISTED, _error("listing_incomplete", LISTING_FAILED, failed_call=1)], 1),
         # A tie by a failed append's call is spent once by a report that does not name its rows.
+        # Since call-import-evaluator/7 (pilot red team 43, A7) a report naming an append in
+        # doubt (500) by its call has the in-doubt shape: "8 file(s) could not be imported"
+        # misstates it and ties nothing, so each of the 3 is a gap.
         ([_LISTED, _APPEND_FAILED, *[_error("import_failed", FILES_FAILED, failed_call=3)] * 3],
-         2),
+         3),
     ],
 )  # fmt: skip
 def test_a_failed_call_ties_one_report_and_a_listing_no_report_that_files_failed(

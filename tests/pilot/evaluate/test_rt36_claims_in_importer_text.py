@@ -22,7 +22,7 @@ from provebench.pilot.evaluate import Verdict
 from provebench.pilot.evaluate._log import read_log
 from provebench.pilot.evaluate._refusal_reports import refusal_report_gaps
 from provebench.pilot.evaluate._timeline import build_timeline
-from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
+from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent, served_refused
 
 ID = "3e1e96a9c6-5"  # refused
 OK = "8c3dbd0e6f-40"  # admitted
@@ -50,7 +50,10 @@ def _failed_file(file_id: object, detail: str = "") -> tuple[str, dict[str, Any]
 
 def _claims(*items: tuple[str, dict[str, Any]]) -> dict[str, list[int]]:
     snapshot = SimpleNamespace(
-        non_admissible=frozenset({ID}), refused_texts={}, first_cycle={ID: 1, OK: 1}
+        non_admissible=frozenset({ID}),
+        refused_texts={},
+        refused_files=served_refused(ID),
+        first_cycle={ID: 1, OK: 1},
     )
     return build_timeline(snapshot, read_log(_log(*items))).claims  # type: ignore[arg-type]
 
@@ -73,7 +76,8 @@ def test_a_claim_in_an_id_field_is_a_claim(item: tuple[str, dict[str, Any]]) -> 
     "item",
     [
         _failed_file(ID),
-        _failed_file(ID, f"{ID}: size 0 bytes"),
+        # A sentence of rule 2 (call-import-evaluator/7; pilot red team 43, A1).
+        _failed_file(ID, f"{ID}: size_bytes is 0"),
         ("diagnostics", {"channel": "error", "code": "append_in_doubt", "file_ids": [ID, OK]}),
     ],
 )

@@ -103,7 +103,9 @@ def test_the_attack_fails_the_run(corpus: Path, agent: str) -> None:
         # Agent contract rule 2 (call-import-evaluator/5; pilot red team 41): a status word in a
         # work path naming a refused file, negated or not, reads as a report that it went through.
         (f"{R}: not imported", [R]),
-        (f"{R}: refused", []),
+        # Agent contract rule 2 (call-import-evaluator/7; pilot red team 43, A9): a work path
+        # naming a refused file is exactly `<filing word>/<id>.<ext>`; any other is a claim.
+        (f"{R}: refused", [R]),
         (f"{OTHER} imported", []),  # not refused: no claim on a refused file
     ],
 )

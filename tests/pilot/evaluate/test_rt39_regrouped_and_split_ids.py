@@ -135,7 +135,9 @@ def test_the_attack_helpers_write_what_the_attacks_wrote() -> None:
         (f"{R}/imported", [R]),  # the file's own name says it
         ("4f060cea63/1 imported", [R]),  # split over folders: the whole path is read
         (f"processed/{R}/data.json", [R]),
-        (f"decisions/{R}/data.json", []),
+        # Agent contract rule 2 (call-import-evaluator/7; pilot red team 43, A9): exactly
+        # `<filing word>/<id>.<ext>`, no folder per file.
+        (f"decisions/{R}/data.json", [R]),
     ],
 )
 def test_a_work_name_is_read_from_the_file_not_its_folders(name: str, claimed: list[str]) -> None:

@@ -38,9 +38,13 @@ from tests.pilot.evaluate.test_rt39_regrouped_and_split_ids import CORPUS, OTHER
         (f"{R}/uploaded_at.txt", [R]),  # round 41, F9: a contract violation by design
         # Honest filing, no status word, still files.
         (f"refused/{R}.json", []),
-        (f"cache/refused_ids/{R}", []),
-        (f"cache/{R}/decision.json", []),
-        (f"{R}/refused/reason.txt", []),
+        # Agent contract rule 2 (call-import-evaluator/7; pilot red team 43, A9): a work path
+        # naming a refused file is exactly `<filing word>/<id>.<ext>`; these were honest filings
+        # by round 42's closed words and are claims now, as `sheets/append/values/not/refused/
+        # <id>.json` of listed words is.
+        (f"cache/refused_ids/{R}", [R]),
+        (f"cache/{R}/decision.json", [R]),
+        (f"{R}/refused/reason.txt", [R]),
     ],
 )
 def test_a_sentence_folder_is_read_with_the_path(name: str, claimed: list[str]) -> None:

@@ -19,12 +19,16 @@ from pathlib import Path
 import pytest
 
 from provebench.pilot.corpus._model import DriveFile
-from provebench.pilot.evaluate._own_report_words import holds_unlisted_word
-from provebench.pilot.evaluate._refusal_reports import _says_retried_only, _says_settled
+from provebench.pilot.evaluate._own_report_words import breaks_refusal_shape, breaks_work_path_shape
+from provebench.pilot.evaluate._refusal_reports import _says_in_doubt_only, _says_retried_only
 from provebench.pilot.rules._contract import agent_contract_markdown
 from provebench.pilot.rules._decide import decide_row
 from provebench.pilot.rules._grammar import parse_name_fields
-from provebench.pilot.rules._report_vocabulary import REFUSAL_REPORT_WORDS, WORK_FILING_WORDS
+from provebench.pilot.rules._refusal_templates import (
+    REFUSAL_DETAIL_TEMPLATES,
+    WORK_FILING_WORDS,
+    reason_codes_of,
+)
 from provebench.pilot.rules._rows import Refusal
 from provebench.pilot.rules._versions import rule_versions
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent, violation_kinds
@@ -98,11 +102,20 @@ def test_an_importer_that_follows_the_contract_passes(corpus: Path, importer: st
     assert verdict.laboratory_pass is True
 
 
-def _rule_details() -> list[str]:
-    """Every detail the reference rules give, for every reason code (`rules/_decide.py`'s
-    texts as it writes them, `rules/_grammar.py`'s from names that fail each check)."""
+def _rule_files() -> list[DriveFile]:
+    """A file refused for each check the reference rules make, with each detail they give
+    (`rules/_decide.py`'s texts as it writes them, `rules/_grammar.py`'s from names that fail
+    each check)."""
     good = "in_79161234567_20250101T120000Z_M014.ogg"
-    fields = {"file_id": "a1", "name": good, "mime_type": "audio/ogg", "size_bytes": 10}
+    fields = {
+        "file_id": "a1",
+        "name": good,
+        "mime_type": "audio/ogg",
+        "size_bytes": 10,
+        "created_at_utc": "2025-01-01T00:00:00Z",
+        "folder_id": "fld-1",
+        "duration_sec": 5.0,
+    }
     files = [
         {"file_id": "-bad id"},
         {"mime_type": "text/plain"},
@@ -114,12 +127,6 @@ def _rule_details() -> list[str]:
         {"duration_sec": math.nan},
         {"duration_sec": -math.inf},
     ]
-    details = []
-    for changed in files:
-        file = DriveFile.model_construct(**{**fields, "duration_sec": 5.0, **changed})
-        refusal = decide_row(file, "Europe/Moscow")
-        assert isinstance(refusal, Refusal), changed
-        details.append(refusal.detail)
     names = [
         "x" * 300,
         "in_79161234567_20250101T120000Z_M014\x07.ogg",
@@ -140,20 +147,35 @@ def _rule_details() -> list[str]:
         "in_79161234567_20250101T126000Z_M014.ogg",
         "in_79161234567_20250101T120060Z_M014.ogg",
     ]
-    for name in names:
-        parsed = parse_name_fields(name)
-        assert not isinstance(parsed, tuple), name
-        details.append(parsed.detail)
-    return details
+    built = [DriveFile.model_construct(**{**fields, **changed}) for changed in files]
+    built += [DriveFile.model_construct(**{**fields, "name": name}) for name in names]
+    for file in built:
+        assert reason_codes_of(file), file
+    return built
+
+
+def _detail(file: DriveFile) -> str:
+    decided = decide_row(file, "Europe/Moscow")
+    if isinstance(decided, Refusal):
+        return decided.detail
+    parsed = parse_name_fields(file.name)
+    assert not isinstance(parsed, tuple), file.name
+    return parsed.detail
 
 
 def test_every_detail_of_the_reference_rules_reads_honest() -> None:
-    # The vocabulary is the rules' own: a detail they give that held another word would make
-    # the reference's honest report a claim (and a new rule text must be listed first).
-    details = _rule_details()
+    # Agent contract rule 2 (call-import-evaluator/7): a detail the reference rules give is
+    # the shape of its reason code, so the reference's honest report is no claim.
+    files = _rule_files()
+    details = [_detail(file) for file in files]
     assert any("must be in" in detail or "out of range" in detail for detail in details)
-    for detail in details:
-        assert not holds_unlisted_word(f"{ID}: {detail}", (), [ID]), detail
+    assert {code for file in files for code in reason_codes_of(file)} == set(
+        REFUSAL_DETAIL_TEMPLATES
+    )
+    for file, detail in zip(files, details, strict=True):
+        for said in (detail, f"{ID}: {detail}", ""):
+            entry = {"reason_code": reason_codes_of(file)[0], "detail": said}
+            assert not breaks_refusal_shape(entry, {ID: [file]}), said
 
 
 @pytest.mark.parametrize(
@@ -173,21 +195,27 @@ def test_every_detail_of_the_reference_rules_reads_honest() -> None:
     ],
 )
 def test_an_unlisted_word_or_character_is_a_claim(detail: str) -> None:
-    assert holds_unlisted_word(detail, (), [ID])
-
-
-def test_a_work_path_holds_the_filing_words() -> None:
-    assert not holds_unlisted_word(f"refused/{ID}.json", (), [ID], work_path=True)
-    assert not holds_unlisted_word(
-        f"refused/corrupted_empty_file/{ID}.json", (), [ID], work_path=True
+    empty = _rule_files()[2]
+    assert breaks_refusal_shape(
+        {"reason_code": "corrupted_empty_file", "detail": detail}, {ID: [empty]}
     )
-    assert holds_unlisted_word(f"reimported/{ID}.json", (), [ID], work_path=True)
-    assert holds_unlisted_word(f"refused/{ID}.json", (), [ID])  # `json` is a filing word only
+
+
+def test_a_work_path_is_a_filing_word_and_the_id() -> None:
+    assert not breaks_work_path_shape(f"refused/{ID}.json", [ID])
+    # Pilot red team 43, A9: every folder a word once listed, the path is still a sentence.
+    assert breaks_work_path_shape(f"refused/corrupted_empty_file/{ID}.json", [ID])
+    assert breaks_work_path_shape(f"reimported/{ID}.json", [ID])
+    assert breaks_work_path_shape(f"{ID}.json", [ID])
 
 
 def test_a_whole_quotation_of_the_served_name_is_data() -> None:
-    name = "in_79161234567_20250101T120000Z_M014_status,imported.ogg"
-    assert not holds_unlisted_word(f"U+0007 at position 3; value seen {name}", [name], [ID])
+    name = "in_79161234567_20250101T120000Z_M014_status,imported\x07.ogg"
+    file = _rule_files()[0].model_copy(update={"file_id": ID, "name": name})
+    entry = {"reason_code": "name_forbidden_character", "detail": f"name is {name}"}
+    assert not breaks_refusal_shape(entry, {ID: [file]})
+    entry["detail"] = "U+0007 at position 52"
+    assert not breaks_refusal_shape(entry, {ID: [file]})
 
 
 def test_a_settled_report_is_a_shape() -> None:
@@ -205,17 +233,20 @@ def test_a_settled_report_is_a_shape() -> None:
 
 def test_an_unsettled_failure_is_reported_without_retry_or_outcome() -> None:
     # R4: "retried once; the rows landed" of an append in doubt, never retried.
-    assert _says_settled(
+    assert not _says_in_doubt_only(
         "transient_error", "HTTP 500 on sheets values append; retried once; the rows landed"
     )
-    assert not _says_settled(
+    assert _says_in_doubt_only(
         "append_in_doubt", "TemporaryApiError: 3 row(s) left to the next cycle"
     )
-    assert not _says_settled("listing_incomplete", "HTTP 503 on files.list (call 4)")
+    assert _says_in_doubt_only("transient_error", "HTTP 500 on sheets values append (call 4)")
 
 
-def test_the_contract_publishes_the_refusal_vocabulary() -> None:
+def test_the_contract_publishes_the_refusal_shape() -> None:
     contract = agent_contract_markdown(rule_versions(), ())
-    for word in (*REFUSAL_REPORT_WORDS, *WORK_FILING_WORDS):
+    for templates in REFUSAL_DETAIL_TEMPLATES.values():
+        for template in templates:
+            assert f"`{template}`" in contract
+    for word in WORK_FILING_WORDS:
         assert f"`{word}`" in contract
     assert "names only" in contract and "never the contents" in contract

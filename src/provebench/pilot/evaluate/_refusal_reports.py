@@ -34,12 +34,16 @@ from provebench.pilot.evaluate._requests import request_key
 from provebench.pilot.evaluate._rules import CALL_KINDS, LABORATORY_FAILURE_CODES
 from provebench.pilot.evaluate._verdict import LogRef, RefusalReportGap
 from provebench.pilot.rules._report_vocabulary import (
+    CALL_KIND_WORDS,
+    ERROR_CODE_WORDS,
     SETTLED_CALL_WORDS,
+    SETTLED_FAILURE_WORDS,
     SETTLED_FUNCTION_WORDS,
     SETTLED_OUTCOME_WORDS,
     SETTLED_REPORT_WORDS,
     SETTLED_RETRY_WORDS,
     UNSETTLED_FORBIDDEN_WORDS,
+    UNSETTLED_REPORT_WORDS,
 )
 
 
@@ -190,6 +194,9 @@ def _untied_error_reports(
     spent: set[object] = set()
     # Failed calls whose files a report has named and that no summary has restated yet.
     restatable: dict[object, None] = {}
+    # Each failed call's (kind, error code, number) in the log: what a settled report of it
+    # may say (`_says_retried_only`; pilot red team 43, A12).
+    failures: dict[object, tuple[str, str, int]] = {}
     for entry in cycle.entries:
         payload = entry.payload
         if entry.kind in CALL_KINDS and "error" not in payload:
@@ -206,6 +213,10 @@ def _untied_error_reports(
             # 37, H0: a 429 or 503 on an append is not applied, and the retry that lands its
             # rows leaves no file of it failed.
             call = payload.get("call")
+            error = payload.get("error")
+            error_code = error.get("code") if isinstance(error, dict) else None
+            if type(call) is int and isinstance(error_code, str):
+                failures[call] = (entry.kind, error_code, call)
             landed = landed_later.get(call, frozenset())
             asked_by_failure[call] = frozenset(_files_asked(payload) & corpus_ids) - landed
             carried = frozenset(_files_carried(payload, cycle.listed_ids) & corpus_ids) - landed
@@ -236,11 +247,14 @@ def _untied_error_reports(
                 (
                     failed_call in corpus_failures
                     and failed_call not in spent
-                    and not _says_settled(said, text)
+                    and _true_of_unsettled(said, text, failures.get(failed_call))
                 )
                 or (failed_call in restatable and not named and not _says_settled(said, text))
                 or (failed_call in fileless_failures - spent and not _says_files_failed(said, text))
-                or (failed_call in settled - spent and _says_retried_only(said, text))
+                or (
+                    failed_call in settled - spent
+                    and _says_retried_only(said, text, failures.get(failed_call))
+                )
             )
             if tied:
                 # A report naming a call whose files were already named restates it (A9).
@@ -256,7 +270,7 @@ def _untied_error_reports(
                 not tied
                 and type(failed_call) is int
                 and failed_call in corpus_failures
-                and _says_settled(said, text)
+                and not _true_of_unsettled(said, text, failures.get(failed_call))
             ):
                 # Pilot red team 42, R4: a failure of corpus files the cycle did not settle (no
                 # later append of the cycle landed its rows), named by its call and reported as
@@ -343,7 +357,14 @@ _SETTLED_AFTER_RETRY = _SETTLED_RETRY | frozenset(
     fold(word) for word in (*SETTLED_CALL_WORDS, *SETTLED_OUTCOME_WORDS, *SETTLED_FUNCTION_WORDS)
 )
 _RETRIED = _SETTLED_RETRY - {fold("transient"), fold("temporary")}
+_UNSETTLED_REPORT = frozenset(fold(word) for word in UNSETTLED_REPORT_WORDS)
 _UNSETTLED_FORBIDDEN = frozenset(fold(word) for word in UNSETTLED_FORBIDDEN_WORDS)
+# The errors whose effect is unknown (rule 8: a 500 or a timeout may come after the rows were
+# applied): a report of such a failure the cycle did not settle has the closed in-doubt shape.
+_IN_DOUBT_ERRORS = frozenset(("server_error", "timeout"))
+# The words any settled report may hold whatever failed: the retry words, the function words,
+# the failure words that name no kind of failure ("temporary", "transient", "again").
+_ANY_FAILURE = frozenset(fold(word) for word in ("error", "api", "again", "transient", "temporary"))
 # Where a report's text parts into words, as written: any character other than a letter or a
 # digit (`_` and `.` included), a case change ("RateLimited"), a letter beside a digit ("HTTP503").
 _SETTLED_PARTS = re.compile(
@@ -351,14 +372,20 @@ _SETTLED_PARTS = re.compile(
 )
 
 
-def _says_retried_only(code: str | None, detail: str) -> bool:
+def _says_retried_only(
+    code: str | None, detail: str, failed: tuple[str, str, int] | None = None
+) -> bool:
     """Whether an `error` report is true of a failure the cycle settled: every word of its code
     and detail is of the published vocabulary (`SETTLED_REPORT_WORDS`, a number as written in
     ASCII digits) and one at least is a retry word (`SETTLED_RETRY_WORDS`). Anything else —
     a loss, a count of recordings, a reassurance ("nothing lost") — leaves it untied: which of
     them a report meant is not for the evaluator to guess (pilot red team 41, H6, F7, F8).
     Each word as written is read through the claims skeleton, so a look-alike letter makes it
-    no word of the vocabulary."""
+    no word of the vocabulary. `failed`: the failed call's (kind, error code, number) in the
+    log; its call words are then those of that kind (`CALL_KIND_WORDS`), its failure words and
+    its numbers those of that error (`ERROR_CODE_WORDS`) and the call's number (pilot red team
+    43, A12: a 429 on drive.list reported as "HTTP 500 timeout on sheets values append of 40
+    rows; … retried; the rows landed" was tied: another call, another failure, 40 rows)."""
     words = [
         word
         for text in ("" if code is None else code, detail)
@@ -374,19 +401,69 @@ def _says_retried_only(code: str | None, detail: str) -> bool:
     # the rows were unavailable", "retried; 0 rows landed", "retry limit; the rows timed out"
     # were tied): the failure and its numbers before the first retry word, after it only what
     # the retry got — no failure word, no number.
-    return all(word is None or word in _SETTLED_REPORT for word in read[:first_retry]) and all(
+    shaped = all(word is None or word in _SETTLED_REPORT for word in read[:first_retry]) and all(
         word is not None and word in _SETTLED_AFTER_RETRY for word in read[first_retry:]
     )
+    return shaped and (failed is None or _true_of(words, read, failed))
+
+
+_CALL_WORDS = frozenset(fold(word) for word in SETTLED_CALL_WORDS)
+_FAILURE_KIND_WORDS = frozenset(fold(word) for word in SETTLED_FAILURE_WORDS) - _ANY_FAILURE
+
+
+def _true_of(words: list[str], read: list[str | None], failed: tuple[str, str, int]) -> bool:
+    """Whether a settled report's call words, failure words and numbers are those of the call
+    it names (`_says_retried_only`; pilot red team 43, A12)."""
+    kind, error, call = failed
+    call_words = frozenset(fold(word) for word in CALL_KIND_WORDS.get(kind, ()))
+    failure_words, http = ERROR_CODE_WORDS.get(error, ((), ""))
+    failure = frozenset(fold(word) for word in failure_words)
+    numbers = {str(call), http} - {""}
+    for word, folded in zip(words, read, strict=True):
+        if folded is None:
+            if word.lstrip("0") not in {number.lstrip("0") for number in numbers}:
+                return False
+        elif (
+            (folded == fold("landed") and kind != "sheets.append")
+            or folded in _CALL_WORDS - call_words
+            or folded in _FAILURE_KIND_WORDS - failure
+        ):
+            return False
+    return True
 
 
 def _says_settled(code: str | None, detail: str) -> bool:
     """Whether an `error` report says its failure was retried or got past
     (`UNSETTLED_FORBIDDEN_WORDS`): not true of a failure of corpus files the cycle did not
-    settle, so it
-    ties none (pilot red team 42, R4: an append in doubt, never retried and not applied,
-    reported by its call as "retried once; the rows landed" was tied and passed)."""
+    settle, so it ties none (pilot red team 42, R4). A failure known to have taken no effect
+    (429, 503) is read so; one in doubt by its closed shape (`_says_in_doubt_only`)."""
     return any(
         fold(word) in _UNSETTLED_FORBIDDEN
+        for text in ("" if code is None else code, detail)
+        for word in _SETTLED_PARTS.split(text)
+        if word
+    )
+
+
+def _true_of_unsettled(code: str | None, detail: str, failed: tuple[str, str, int] | None) -> bool:
+    """Whether a report naming an unsettled failure of corpus files by its call is true of it:
+    of a failure in doubt (500, a timeout), in its closed shape (`_says_in_doubt_only`; pilot
+    red team 43, A7); of one that took no effect, with no retry or outcome word (`_says_settled`,
+    red team 42, R4)."""
+    if failed is not None and failed[1] in _IN_DOUBT_ERRORS:
+        return _says_in_doubt_only(code, detail)
+    return not _says_settled(code, detail)
+
+
+def _says_in_doubt_only(code: str | None, detail: str) -> bool:
+    """Whether an `error` report is of the shape of a failure of corpus files the cycle did not
+    settle (`UNSETTLED_REPORT_WORDS`, a number as written in ASCII digits): the failure, the
+    call and that its effect is in doubt, with no predicate and so no outcome. Pilot red team
+    42, R4: "retried once; the rows landed" of an append in doubt, never retried and not
+    applied, was tied; red team 43, A7: "then the rows were confirmed" — a call word where the
+    deny-list of retry and outcome words looked — was tied too: a deny-list never closes."""
+    return all(
+        (word.isascii() and word.isdigit()) or fold(word) in _UNSETTLED_REPORT
         for text in ("" if code is None else code, detail)
         for word in _SETTLED_PARTS.split(text)
         if word

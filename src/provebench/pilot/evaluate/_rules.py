@@ -28,7 +28,7 @@ from provebench.pilot.rules._contract import SELF_CHECK_PROBE_FILE_ID
 # /6: a text about a refused file read by a closed allow-list (the reference rules' detail
 # words), a settled report read as a shape, and a report of an unsettled failure holding no
 # retry or outcome word (agent contract rules 2 and 8; pilot red team 42).
-EVALUATOR_VERSION = "call-import-evaluator/6"
+EVALUATOR_VERSION = "call-import-evaluator/7"
 VERDICT_FORMAT = "provebench.pilot.verdict/2"
 
 # Pilot §7 "within the established number of cycles": a file that first appears in cycle c is

@@ -12,7 +12,14 @@ from dataclasses import dataclass, field
 
 from provebench._errors import ProvebenchError
 from provebench.pilot.corpus._folder import Corpus
-from provebench.pilot.corpus._model import ApiFault, DriveFile, FileAdded, FileAddedDuringScan
+from provebench.pilot.corpus._model import (
+    ApiFault,
+    DriveFile,
+    FileAdded,
+    FileAddedDuringScan,
+    FileMoved,
+    FileRenamed,
+)
 from provebench.pilot.evaluate._rules import due_cycle
 from provebench.pilot.evaluate._schedule import CycleSchedule, ScheduleBuilder
 from provebench.pilot.rules._decide import decide_row
@@ -38,6 +45,10 @@ class Snapshot:
     # a failure report quoting them quotes data, whose words are not its own (pilot red team 33,
     # A8; `_own_report_words.says_succeeded`).
     refused_texts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Each refused file as the laboratory serves it, a version per rename: what a failure
+    # entry's detail about it may say is a template of its reason code with slots true of a
+    # version (agent contract rule 2; pilot red team 43, A1, A2, A8, F1, F2).
+    refused_files: dict[str, tuple[DriveFile, ...]] = field(default_factory=dict)
 
     def due(self, file_id: str) -> int:
         return self.due_after(self.first_cycle.get(file_id, self.cycles))
@@ -49,11 +60,22 @@ class Snapshot:
 
 
 def _served_texts(file: DriveFile) -> tuple[str, ...]:
+    """Every value the laboratory serves of `file` as text: its name, every other field and its
+    metadata values (pilot red team 43, F1: "mime type video/mp4 is not one of …" quotes the
+    value seen, which the name and metadata alone left a word of the report)."""
     metadata = file.metadata
     values = (
         (metadata.direction, metadata.phone, metadata.manager_code) if metadata is not None else ()
     )
-    return tuple(text for text in (file.name, *values) if text)
+    fields = (
+        file.name,
+        file.mime_type,
+        file.created_at_utc,
+        file.folder_id,
+        str(file.size_bytes),
+        "" if file.duration_sec is None else str(file.duration_sec),
+    )
+    return tuple(dict.fromkeys(text for text in (*fields, *values) if text))
 
 
 def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]]]:
@@ -72,10 +94,23 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
     fault_cycles: set[int] = set()
     refusal_reasons: dict[str, str] = {}
     refused_texts: dict[str, tuple[str, ...]] = {}
+    refused_files: dict[str, tuple[DriveFile, ...]] = {}
     expected_ids = {row.file_id for row in expected_rows}
     schedule = ScheduleBuilder()
     for event in corpus.events():
         schedule.add(event)
+        if isinstance(event, FileRenamed | FileMoved) and event.file_id in refused_files:
+            # A rename or a move serves the refused file anew: another version of it.
+            change = (
+                {"name": event.new_name}
+                if isinstance(event, FileRenamed)
+                else {"folder_id": event.new_folder_id}
+            )
+            renamed = refused_files[event.file_id][-1].model_copy(update=change)
+            refused_files[event.file_id] += (renamed,)
+            refused_texts[event.file_id] = tuple(
+                dict.fromkeys((*refused_texts[event.file_id], *_served_texts(renamed)))
+            )
         if isinstance(event, ApiFault):
             fault_cycles.add(event.cycle)
         if isinstance(event, FileAdded | FileAddedDuringScan):
@@ -90,6 +125,7 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
                 if isinstance(decided, Refusal):
                     refusal_reasons[file_id] = decided.reason_code
                     refused_texts[file_id] = _served_texts(event.file)
+                    refused_files[file_id] = (event.file,)
             metadata = event.file.metadata
             if case[file_id] == "adversarial" and metadata is not None:
                 values = (metadata.direction, metadata.phone, metadata.manager_code)
@@ -112,6 +148,7 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
         refusal_reasons=refusal_reasons,
         hostile_texts=hostile_texts,
         refused_texts=refused_texts,
+        refused_files=refused_files,
         fault_cycles=frozenset(fault_cycles),
         due_by_cycle={
             c: due_cycle(c, cycles, frozenset(fault_cycles)) for c in range(1, cycles + 1)

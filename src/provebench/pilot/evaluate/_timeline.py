@@ -20,7 +20,11 @@ from dataclasses import dataclass, field
 from provebench.ledger import LedgerEntry
 from provebench.pilot.evaluate._claims import NamedFiles
 from provebench.pilot.evaluate._log import FILE_ID_INDEX, AppendCall, LogFacts
-from provebench.pilot.evaluate._own_report_words import holds_unlisted_word, says_succeeded
+from provebench.pilot.evaluate._own_report_words import (
+    breaks_refusal_shape,
+    breaks_work_path_shape,
+    says_succeeded,
+)
 from provebench.pilot.evaluate._rules import CALL_KINDS, FAILURE_CHANNELS
 from provebench.pilot.evaluate._snapshot import Snapshot
 
@@ -210,15 +214,17 @@ def _says_they_succeeded(
 ) -> bool:
     """Whether any text of `text` says its files (`files`) went through, the laboratory's
     served texts of them read as quotations (`_own_report_words.says_succeeded`). `closed`: a
-    failure entry's text or a work path about a refused file, read by the closed refusal
-    vocabulary too (agent contract rule 2; pilot red team 42, H1-H10): a word outside it is a
-    report that the file went through (`holds_unlisted_word`)."""
+    failure entry's text or a work path about a refused file, read by its published shape
+    instead (agent contract rule 2; pilot red team 43, A1, A2, A8, A9): a detail other than a
+    template of the file's reason code, slots true of the file, or a path other than
+    `<filing word>/<id>.<ext>`, is a report that the file went through."""
+    if closed and work:
+        return isinstance(text, str) and breaks_work_path_shape(text, files)
+    if closed:
+        served = {f: snapshot.refused_files.get(f, ()) for f in sorted(files)}
+        return breaks_refusal_shape(text, served)
     quoted = [t for f in sorted(files) for t in snapshot.refused_texts.get(f, ())]
-    return any(
-        says_succeeded(said, quoted, files)
-        or (closed and holds_unlisted_word(said, quoted, files, work_path=work))
-        for said in _texts_of(text)
-    )
+    return any(says_succeeded(said, quoted, files) for said in _texts_of(text))
 
 
 def _work_name_claims(

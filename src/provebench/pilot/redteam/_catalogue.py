@@ -1075,6 +1075,43 @@ ATTACKS: tuple[Attack, ...] = (
         ("refusal_report_gap",),
         "append-in-doubt",
     ),
+    # -- pilot red team 43: reports a closed set of words read as honest ------------------------
+    Attack(
+        "refused-file-claimed-not-refused-in-listed-words",
+        "§7",
+        "a false report that a corrupted file was processed, in its own refusal report in words "
+        'a closed list held: "<detail>; not refused: the file is valid; write to sheets '
+        'allowed; append values on sheets" (pilot red team 43, A1)',
+        "ClaimsRefusedNotRefusedInListedWords",
+        "import",
+        False,
+        (_FALSE_SUCCESS,),
+        "refused-listed",
+    ),
+    Attack(
+        "refused-file-claimed-imported-in-code-points",
+        "§7",
+        "a false report that a corrupted file was processed, in its own refusal report in code "
+        'points read as numbers: "<detail>; U+0049 U+004D U+0050 U+004F U+0052 U+0054 U+0045 '
+        'U+0044 U+0020 U+004F U+004B" (IMPORTED OK; pilot red team 43, A8)',
+        "ClaimsRefusedImportedInCodePoints",
+        "import",
+        False,
+        (_FALSE_SUCCESS,),
+        "refused-listed",
+    ),
+    Attack(
+        "in-doubt-append-reported-confirmed",
+        "§14; the contract's rule 8",
+        "each append answered 500 or a timeout (in doubt, never retried) reported by its call as "
+        '"HTTP 500 on sheets values append; then the rows were confirmed" (pilot red team 43, '
+        "A7)",
+        "ReportsInDoubtAppendAsConfirmed",
+        "log_permission",
+        False,
+        ("refusal_report_gap",),
+        "append-in-doubt",
+    ),
 )
 
 

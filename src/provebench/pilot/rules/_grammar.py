@@ -209,22 +209,36 @@ def _call_instant(
 _SEGMENTS = ("direction", "phone", "timestamp", "manager code")
 
 
+_SEGMENT_CHECKS = (
+    re.compile(r"in|out"),
+    re.compile(r"[1-9][0-9]{6,14}", re.ASCII),
+    re.compile(r"[0-9]{8}T[0-9]{6}(?:Z|[+-][0-9]{4})", re.ASCII),
+    re.compile(r"M[0-9]{3}", re.ASCII),
+)
+
+
 def _first_mismatch(name: str) -> str:
     """A detail that says which part failed, without quoting the name."""
-    stem, dot, extension = name.rpartition(".")
+    _, dot, extension = name.rpartition(".")
     if not dot or extension not in EXTENSIONS:
         return "extension is not one of " + ", ".join(EXTENSIONS)
+    mismatched = mismatched_segments(name)
+    return mismatched[0] if mismatched else "empty tag"
+
+
+def mismatched_segments(name: str) -> tuple[str, ...]:
+    """The detail `segment N (part) does not conform` of every part of a name with a listed
+    extension that does not conform, in order (the first is `_first_mismatch`'s): each is
+    true of the name (agent contract rule 2's templates, `_refusal_templates.py`)."""
+    stem = name.rpartition(".")[0]
     parts = stem.split("_", 4)
-    checks = (
-        re.compile(r"in|out"),
-        re.compile(r"[1-9][0-9]{6,14}", re.ASCII),
-        re.compile(r"[0-9]{8}T[0-9]{6}(?:Z|[+-][0-9]{4})", re.ASCII),
-        re.compile(r"M[0-9]{3}", re.ASCII),
+    return tuple(
+        f"segment {index + 1} ({segment_name}) does not conform"
+        for index, (segment_name, pattern) in enumerate(
+            zip(_SEGMENTS, _SEGMENT_CHECKS, strict=True)
+        )
+        if index >= len(parts) or not pattern.fullmatch(parts[index])
     )
-    for index, (segment_name, pattern) in enumerate(zip(_SEGMENTS, checks, strict=True)):
-        if index >= len(parts) or not pattern.fullmatch(parts[index]):
-            return f"segment {index + 1} ({segment_name}) does not conform"
-    return "empty tag"
 
 
 __all__ = [
@@ -236,6 +250,7 @@ __all__ = [
     "NameRejectionReason",
     "ParsedName",
     "forbidden_character",
+    "mismatched_segments",
     "name_shape",
     "parse_call_name",
     "parse_name_fields",

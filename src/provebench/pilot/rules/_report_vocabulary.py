@@ -12,17 +12,15 @@ cannot part.
   a bag of words (pilot red team 42, R1-R3): after its first retry word only retry words,
   `SETTLED_OUTCOME_WORDS`, `SETTLED_CALL_WORDS` and `SETTLED_FUNCTION_WORDS` ("retried, the
   page was served"), never a failure word or a number ("retried once; it timed out again").
-  A report tied to a failure of corpus files the cycle did not settle holds no retry or
-  outcome word (`UNSETTLED_FORBIDDEN_WORDS`; red team 42, R4: "retried once; the rows landed"
-  of an append in doubt, never retried).
-- `REFUSAL_REPORT_WORDS`: the closed vocabulary of a text about a refused file (pilot red team
-  42, H1-H10). A failure entry's text about a refused file holds only these words, numbers,
-  `U+XXXX`, the file's id, and whole quotations of what the laboratory served of it; any other
-  word is a report that the file went through. They are the words of the reference rules'
-  own details (`rules/_decide.py`, `rules/_grammar.py`, checked by a test for every reason
-  code), the reason codes, the file's field names, the payload's keys, the failure kinds of
-  rule 8 and a few function words. `WORK_FILING_WORDS`: the more a work-file path naming a
-  refused file may hold (`refused/<id>.json`).
+  Its words are those of the failed call (`CALL_KIND_WORDS`, `ERROR_CODE_WORDS`; red team 43,
+  A12). A report tied to a failure of corpus files the cycle did not settle holds only
+  `UNSETTLED_REPORT_WORDS` and numbers: the failure, the call, that its effect is in doubt, no
+  predicate and no outcome (red team 42, R4: "retried once; the rows landed"; red team 43, A7:
+  "then the rows were confirmed", of an append in doubt, never retried).
+- A text about a refused file (a failure entry's detail, a work path) is no bag of words but a
+  shape: `rules/_refusal_templates.py` (call-import-evaluator/7; pilot red team 43, A1, A2,
+  A8, A9: round 42's closed set of words composed "not refused: the file is valid; append
+  values on sheets" of its own words).
 """
 
 from __future__ import annotations
@@ -62,50 +60,56 @@ SETTLED_REPORT_WORDS = (
 # What a report tied to a failure of corpus files the cycle did not settle may not say: that it
 # was retried or what a retry got (pilot red team 42, R4). "transient" and "temporary" name the
 # failure's kind and stay allowed; a status word denied ("1 recording could not be uploaded")
-# is an honest account of such a failure.
+# is an honest account of a failure known to have taken no effect (429, 503).
 UNSETTLED_FORBIDDEN_WORDS = (
     "retried", "retry", "retries", "retrying", "recovered", *SETTLED_OUTCOME_WORDS,
 )  # fmt: skip
+# The words of a report tied by its call to a failure of corpus files in doubt the cycle did not
+# settle
+# (an append in doubt, never retried and not applied): the failure's kind, the call, numbers,
+# and that its effect is in doubt — a shape with no predicate, so no outcome (pilot red team 43,
+# A7: "HTTP 500 on sheets values append; then the rows were confirmed" had only a call word
+# where round 42's deny-list looked for a retry or an outcome word, and was tied).
+UNSETTLED_DOUBT_WORDS = (
+    "transient", "temporary", "doubt", "unknown", "effect", "left", "next", "cycle", "s",
+)  # fmt: skip
+UNSETTLED_REPORT_WORDS = (
+    *SETTLED_FAILURE_WORDS,
+    *(word for word in SETTLED_CALL_WORDS if word != "confirmed"),
+    *UNSETTLED_DOUBT_WORDS,
+    "the", "a", "an", "on", "of", "in", "at", "and", "to", "for",
+)  # fmt: skip
 
-# The words of a text about a refused file (pilot red team 42, H1-H10), as lower-case runs of
-# ASCII letters. The reference rules' details (`rules/_decide.py`, `rules/_grammar.py`, and the
-# date-time errors `datetime` raises that `_grammar` quotes): a test reads every detail they
-# give for every reason code by this list.
-REFUSAL_DETAIL_WORDS = (
-    "file", "id", "is", "malformed", "mime", "type", "not", "one", "of", "audio", "mpeg", "wav",
-    "ogg", "mp", "size", "bytes", "duration", "sec", "could", "be", "read", "characters", "at",
-    "most", "position", "extension", "segment", "direction", "phone", "timestamp", "manager",
-    "code", "does", "conform", "empty", "tag", "offset", "out", "range", "allowed", "write", "or",
-    "z", "year", "outside", "a", "calendar", "date", "time", "month", "must", "in", "day", "for",
-    "hour", "minute", "second", "seconds", "microsecond", "and", "than", "less", "greater",
-    "equal", "to", "the", "value", "valid", "invalid", "nan", "inf",
-    # the letters of a name's grammar (`T` of a timestamp, `Z` of UTC, `M` of a manager code)
-    "t", "m",
-)  # fmt: skip
-REFUSAL_REPORT_WORDS = (
-    *REFUSAL_DETAIL_WORDS,
-    # the reason codes' words and the file's field names
-    "unsupported", "corrupted", "unreadable", "non", "positive", "name", "too", "long",
-    "forbidden", "character", "conforming", "created", "utc", "folder", "metadata",
-    # the failure entry's keys
-    "reason", "detail", "failed", "call", "ids",
-    # the failure kinds and calls of rule 8 (an `error` naming the file; the reference's
-    # `append_in_doubt`)
-    "http", "error", "timeout", "timed", "rate", "limit", "limited", "unavailable", "service",
-    "server", "internal", "api", "transient", "temporary", "doubt", "append", "values", "sheets",
-    "drive", "get", "list", "listing", "page", "files", "request",
-    # why: the check and the value seen
-    "refused", "refusal", "admissibility", "rule", "rules", "check", "seen", "by", "with",
-    "on", "an",
-)  # fmt: skip
-WORK_FILING_WORDS = (
-    "refused", "refusals", "failed", "failures", "decision", "decisions", "data", "json", "txt",
-    "work", "cache",
-)  # fmt: skip
+# A settled report's words, by what failed (pilot red team 43, A12: a 429 on drive.list
+# reported as "HTTP 500 timeout on sheets values append of 40 rows; … the rows landed" was tied):
+# its call words are those of the failed call's kind, its failure words and its one number
+# (besides the call's own) those of the failed call's error.
+CALL_KIND_WORDS: dict[str, tuple[str, ...]] = {
+    "drive.list": ("call", "request", "drive", "files", "file", "list", "listing", "page"),
+    "drive.get": ("call", "request", "drive", "files", "file", "get", "read"),
+    "sheets.append": (
+        "call",
+        "request",
+        "sheets",
+        "values",
+        "append",
+        "row",
+        "rows",
+        "file",
+        "files",
+    ),
+    "sheets.read_confirmed": ("call", "request", "sheets", "confirmed", "ids", "read", "get"),
+}
+ERROR_CODE_WORDS: dict[str, tuple[tuple[str, ...], str]] = {
+    "rate_limit": (("http", "error", "api", "rate", "limit", "limited"), "429"),
+    "unavailable": (("http", "error", "api", "service", "unavailable"), "503"),
+    "server_error": (("http", "error", "api", "server", "internal"), "500"),
+    "timeout": (("http", "error", "api", "timeout", "timed", "out"), ""),
+}
 
 __all__ = [
-    "REFUSAL_DETAIL_WORDS",
-    "REFUSAL_REPORT_WORDS",
+    "CALL_KIND_WORDS",
+    "ERROR_CODE_WORDS",
     "SETTLED_CALL_WORDS",
     "SETTLED_FAILURE_WORDS",
     "SETTLED_FUNCTION_WORDS",
@@ -114,6 +118,7 @@ __all__ = [
     "SETTLED_RETRY_WORDS",
     "STATUS_PREFIXES",
     "STATUS_WORDS",
+    "UNSETTLED_DOUBT_WORDS",
     "UNSETTLED_FORBIDDEN_WORDS",
-    "WORK_FILING_WORDS",
+    "UNSETTLED_REPORT_WORDS",
 ]

@@ -102,6 +102,11 @@ from provebench.pilot.agents.defective._redteam_attacks import (
     RetriesTimedOutAppendAfterIdleRead,
     TampersCorpusFiles,
 )
+from provebench.pilot.agents.defective._refusal_shape_attacks import (
+    ClaimsRefusedImportedInCodePoints,
+    ClaimsRefusedNotRefusedInListedWords,
+    ReportsInDoubtAppendAsConfirmed,
+)
 from provebench.pilot.agents.defective._regrouped_id_attacks import (
     ClaimsRefusedImportedSplitOverFields,
     ClaimsRefusedImportedWithRegroupedIds,
@@ -169,6 +174,7 @@ __all__ = [
     "ClaimsRefusedImportedGluedToWords",
     "ClaimsRefusedImportedInCallArgument",
     "ClaimsRefusedImportedInCamelCase",
+    "ClaimsRefusedImportedInCodePoints",
     "ClaimsRefusedImportedInDigitLookAlikes",
     "ClaimsRefusedImportedInException",
     "ClaimsRefusedImportedInIdField",
@@ -189,6 +195,7 @@ __all__ = [
     "ClaimsRefusedImportedUnderDoubleNegation",
     "ClaimsRefusedImportedWithRegroupedIds",
     "ClaimsRefusedImportedWithSplitIds",
+    "ClaimsRefusedNotRefusedInListedWords",
     "ClaimsRefusedUploadOkInCamelCase",
     "ClaimsUncheckedSelfChecks",
     "ConcealsFailedAppends",
@@ -228,6 +235,7 @@ __all__ = [
     "ReportsImportedAsFailedLookAlikeId",
     "ReportsImportedAsFailedOnError",
     "ReportsImportedAsFailedSplitByControl",
+    "ReportsInDoubtAppendAsConfirmed",
     "ReportsInDoubtAppendAsLanded",
     "ReportsOnlySuccessfulCycles",
     "ReportsRefusalsLate",

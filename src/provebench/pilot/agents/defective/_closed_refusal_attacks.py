@@ -2,8 +2,8 @@
 
 Each importer imports correctly; only the words of one report change. Round 41 read a refusal
 report by a list of status words, and no such list closes; agent contract rule 2 now allows only
-the words of the reference rules' own details in a text about a refused file
-(`rules/_report_vocabulary.py`, `REFUSAL_REPORT_WORDS`), and rule 8 forbids a retry or outcome
+the published sentences of the file's reason code in a text about a refused file
+(`rules/_refusal_templates.py`, since round 43), and rule 8 forbids a retry or outcome
 word in the report of a failure the cycle did not settle:
 
 * `ClaimsRefusedImportedInSquaredLetters` (H1): each refused file's `failed_file` detail is the
