@@ -94,7 +94,10 @@ def test_a_refused_file_named_on_a_non_failure_channel_is_a_success_claim(
 ) -> None:
     log = read_log(_log([_page("a", "x-1"), ("diagnostics", message)]))
     snapshot = SimpleNamespace(
-        non_admissible=frozenset({"x-1", "odd:id"}), refused_texts={}, first_cycle={}
+        non_admissible=frozenset({"x-1", "odd:id"}),
+        refused_texts={},
+        served_names={},
+        first_cycle={},
     )
     timeline = build_timeline(snapshot, log)  # type: ignore[arg-type]
     assert ("x-1" in timeline.claims or "odd:id" in timeline.claims) is claimed

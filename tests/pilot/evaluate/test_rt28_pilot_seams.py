@@ -120,7 +120,7 @@ def test_a_refused_file_named_in_a_failure_entrys_text_is_a_claim(
 ) -> None:
     log = read_log(_log(_listing(None), ("diagnostics", message)))
     snapshot = SimpleNamespace(
-        non_admissible=frozenset({"x-1", "x-2"}), refused_texts={}, first_cycle={}
+        non_admissible=frozenset({"x-1", "x-2"}), refused_texts={}, served_names={}, first_cycle={}
     )
     timeline = build_timeline(snapshot, log)  # type: ignore[arg-type]
     assert ("x-1" in timeline.claims) is claimed

@@ -113,7 +113,7 @@ def _log(*items: tuple[str, dict[str, Any]]) -> list[LedgerEntry]:
 def _claims(payload: dict[str, Any]) -> dict[str, list[int]]:
     log = read_log(_log(("diagnostics", payload)))
     snapshot = SimpleNamespace(
-        non_admissible=frozenset({ID, OTHER}), refused_texts={}, first_cycle={}
+        non_admissible=frozenset({ID, OTHER}), refused_texts={}, served_names={}, first_cycle={}
     )
     return build_timeline(snapshot, log).claims  # type: ignore[arg-type]
 

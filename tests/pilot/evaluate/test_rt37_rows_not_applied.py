@@ -35,7 +35,10 @@ def _claims(payload: dict[str, Any]) -> dict[str, list[int]]:
         for seq, (kind, item) in enumerate(every)
     ]
     snapshot = SimpleNamespace(
-        non_admissible=frozenset({ID}), refused_texts={}, first_cycle={ID: 1, OK: 1}
+        non_admissible=frozenset({ID}),
+        refused_texts={},
+        served_names={},
+        first_cycle={ID: 1, OK: 1},
     )
     return build_timeline(snapshot, read_log(log)).claims  # type: ignore[arg-type]
 

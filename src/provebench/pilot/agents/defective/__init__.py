@@ -73,6 +73,10 @@ from provebench.pilot.agents.defective._invariant_attacks import (
     RunRehashedOffline,
     SelfFillsExternalChecks,
 )
+from provebench.pilot.agents.defective._named_by_name_attacks import (
+    ClaimsRefusedImportedByServedName,
+    ClaimsRefusedReimportedInCallArgument,
+)
 from provebench.pilot.agents.defective._redteam_attacks import (
     ClaimsRefusedImportedBehindTerminalControls,
     ClaimsRefusedImportedDisguised,
@@ -163,6 +167,7 @@ __all__ = [
     "ChangesOrderAfterSorting",
     "ClaimsCorruptedProcessed",
     "ClaimsRefusedImportedBehindTerminalControls",
+    "ClaimsRefusedImportedByServedName",
     "ClaimsRefusedImportedDisguised",
     "ClaimsRefusedImportedGluedToCompatibilityDigits",
     "ClaimsRefusedImportedGluedToOwnId",
@@ -189,6 +194,7 @@ __all__ = [
     "ClaimsRefusedImportedUnderDoubleNegation",
     "ClaimsRefusedImportedWithRegroupedIds",
     "ClaimsRefusedImportedWithSplitIds",
+    "ClaimsRefusedReimportedInCallArgument",
     "ClaimsRefusedUploadOkInCamelCase",
     "ClaimsUncheckedSelfChecks",
     "ConcealsFailedAppends",
