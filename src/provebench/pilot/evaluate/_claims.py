@@ -113,6 +113,7 @@ import functools
 import itertools
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Collection, Iterator, Mapping
 
 from provebench._errors import shown as _escaped
@@ -684,8 +685,8 @@ class _ServedNames:
     no letter or digit glued to either end (`xout_1…` does not name `out_1…`). A name of
     fewer than `_NAME_LETTERS` letters and digits is never read. Cost: each distinct text is
     split into words once (one regex pass, cached) and each word is looked up once in an index
-    of the names by their longest word, so a text costs its length plus the few names that
-    share their longest word with it, never the number of names."""
+    of the names by their rarest word, so a text costs its length plus the few names anchored
+    on its words, never the number of names."""
 
     def __init__(self, names: Mapping[str, Collection[str]]) -> None:
         by_words: dict[tuple[str, ...], set[str]] = {}
@@ -696,10 +697,14 @@ class _ServedNames:
                     if sum(len(word) for word in words) >= _NAME_LETTERS:
                         by_words.setdefault(words, set()).add(file_id)
         self._by_words = by_words
-        # The longest word of each name (its first such), and where it stands in the name.
+        # Each name indexed by its rarest word among the names (the longest of those, the first
+        # of those), and where it stands in the name: a word of the text is compared with the
+        # few names anchored on it, never with every name sharing a common word (`in`, `wav`,
+        # one timestamp).
+        among = Counter(word for words in by_words for word in set(words))
         self._anchors: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
         for words in sorted(by_words):
-            place = max(range(len(words)), key=lambda at: (len(words[at]), -at))
+            place = min(range(len(words)), key=lambda at: (among[words[at]], -len(words[at]), at))
             self._anchors.setdefault(words[place], []).append((place, words))
         self._read: dict[str, tuple[tuple[int, int, frozenset[str]], ...]] = {}
 
