@@ -22,7 +22,9 @@ import pytest
 from provebench.ledger import LedgerEntry
 from provebench.pilot.evaluate._claims import NamedFiles
 from provebench.pilot.evaluate._log import read_log
-from provebench.pilot.evaluate._timeline import build_timeline
+from provebench.pilot.evaluate._timeline import LABORATORY_ERROR_TYPES, build_timeline
+from provebench.pilot.lab import _errors as lab_errors
+from provebench.pilot.lab._errors import LabError
 from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent
 
 ID = "3e1e96a9c6-5"  # refused
@@ -157,12 +159,23 @@ def test_a_call_argument_or_an_exception_about_a_refused_file_is_a_claim(
         _contains([ID, NAME]),
         ("agent_error", {"type": "KeyError", "message": f"'{ID}'"}),
         ("agent_error", {"type": "RuntimeError", "message": f"{ID}: size 0 bytes"}),
+        # a laboratory error left uncaught: the laboratory's words, not the importer's
+        ("agent_error", {"type": "FileNotFound", "message": f"no file with id {ID!r} (call 7)"}),
     ],
 )
 def test_a_bare_argument_or_an_exception_in_the_refusal_words_is_no_claim(
     item: tuple[str, dict[str, Any]],
 ) -> None:
     assert _claims(item) == set()
+
+
+def test_the_laboratory_error_types_are_the_laboratorys() -> None:
+    named = {LabError.__name__} | {
+        kind.__name__
+        for kind in vars(lab_errors).values()
+        if isinstance(kind, type) and issubclass(kind, LabError)
+    }
+    assert named == LABORATORY_ERROR_TYPES
 
 
 # -- A6: a note's status words that name no file ------------------------------------------------
