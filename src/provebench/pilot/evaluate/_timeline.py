@@ -400,10 +400,10 @@ def build_timeline(snapshot: Snapshot, log: LogFacts, work_names: Iterable[str] 
             for named in sorted(claimed):
                 claims[named].append(entry.seq)
         for entry in cycle.entries:
-            # The importer's text elsewhere in the log (`_importer_text`) is read by the rule
-            # of a failure report: it may name the files it is about (an honest exception
-            # naming the file it failed on is no claim), and it is a claim of those it says
-            # went through (`_own_report_words.py`).
+            # The importer's text elsewhere in the log (`_importer_text`): an exception is read
+            # by the rule of a failure report — it may name the files it is about in the
+            # refusal vocabulary — and a call's argument naming a refused file is a bare id or
+            # name or a claim (`_other_text_claims`; pilot red team 43, A4, A10).
             text = _importer_text(entry, corpus_ids) if entry.kind != "diagnostics" else {}
             for file_id in _other_text_claims(entry.kind, text, refused, snapshot):
                 claims[file_id].append(entry.seq)
