@@ -351,7 +351,9 @@ class NamedFiles:
     the skeleton leaves outside ASCII, stretch by stretch with those read as any id character
     (the module's doc); an id outside the alphabet (one the rules refuse as `invalid_file_id`) is
     searched for as text, delimited the same way. `corpus_ids`: every id of the corpus, those
-    glued text may spell instead of one of `file_ids` (by default `file_ids` themselves)."""
+    glued text may spell instead of one of `file_ids` (by default `file_ids` themselves).
+    `names`: each file's served names, by which a text names it too (`_ServedNames`; pilot red
+    team 43, A3, A5, A13)."""
 
     def __init__(
         self,
