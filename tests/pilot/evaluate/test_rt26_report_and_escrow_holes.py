@@ -81,7 +81,10 @@ def test_a_failed_file_report_about_an_admissible_file_is_a_gap() -> None:
         ({"channel": "reconciliation", "source": 1, "imported": 1, "failed": 0,
           "already_known": 0, "extra": {"x-1": 0}}, True),
         ({"channel": "note", "message": "odd:id imported"}, True),  # an id outside the alphabet
-        ({"channel": "note", "message": "x-12 and ax-1 imported"}, False),  # not whole words
+        ({"channel": "note", "message": "x-12 and ax-1 listed"}, False),  # not whole words
+        # Pilot red team 43, A6: a note naming no corpus file that holds a status word is said
+        # of every refused file its cycle showed (x-1).
+        ({"channel": "note", "message": "x-12 and ax-1 imported"}, True),
         ({"channel": "failed_file", "file_id": "x-1", "reason_code": "corrupted_empty_file",
           "detail": "x-1 refused"}, False),
         # A code outside the refusal vocabulary would be a claim (agent contract rule 2,
@@ -98,6 +101,7 @@ def test_a_refused_file_named_on_a_non_failure_channel_is_a_success_claim(
         non_admissible=frozenset({"x-1", "odd:id"}),
         refused_texts={},
         refused_files=served_refused("x-1", "odd:id"),
+        served_names={},
         first_cycle={},
     )
     timeline = build_timeline(snapshot, log)  # type: ignore[arg-type]

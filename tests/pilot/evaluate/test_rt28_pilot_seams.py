@@ -124,6 +124,7 @@ def test_a_refused_file_named_in_a_failure_entrys_text_is_a_claim(
         non_admissible=frozenset({"x-1", "x-2"}),
         refused_texts={},
         refused_files=served_refused("x-1", "x-2"),
+        served_names={},
         first_cycle={},
     )
     timeline = build_timeline(snapshot, log)  # type: ignore[arg-type]

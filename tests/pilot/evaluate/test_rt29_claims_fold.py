@@ -79,5 +79,7 @@ def _log(*items: tuple[str, dict[str, Any]]) -> list[LedgerEntry]:
 def test_a_note_claiming_a_refused_file_in_disguise_is_a_claim(spelling: str) -> None:
     note = {"channel": "note", "message": f"{spelling} was imported successfully"}
     log = read_log(_log(("diagnostics", note)))
-    snapshot = SimpleNamespace(non_admissible=frozenset({"x-1"}), refused_texts={}, first_cycle={})
+    snapshot = SimpleNamespace(
+        non_admissible=frozenset({"x-1"}), refused_texts={}, served_names={}, first_cycle={}
+    )
     assert "x-1" in build_timeline(snapshot, log).claims  # type: ignore[arg-type]

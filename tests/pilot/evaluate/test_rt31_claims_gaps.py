@@ -116,6 +116,7 @@ def _claims(payload: dict[str, Any]) -> dict[str, list[int]]:
         non_admissible=frozenset({ID, OTHER}),
         refused_texts={},
         refused_files=served_refused(ID, OTHER),
+        served_names={},
         first_cycle={},
     )
     return build_timeline(snapshot, log).claims  # type: ignore[arg-type]

@@ -82,7 +82,9 @@ def test_a_refusal_report_saying_its_file_went_through_is_a_claim_however_spelle
 ) -> None:
     _, payload = _failed_file(file_id, detail="processed successfully; status imported")
     log = read_log(_log(("diagnostics", payload)))
-    snapshot = SimpleNamespace(non_admissible=frozenset({ID}), refused_texts={}, first_cycle={})
+    snapshot = SimpleNamespace(
+        non_admissible=frozenset({ID}), refused_texts={}, served_names={}, first_cycle={}
+    )
     assert build_timeline(snapshot, log).claims == {ID: [1]}  # type: ignore[arg-type]
 
 

@@ -53,6 +53,7 @@ def _claims(*items: tuple[str, dict[str, Any]]) -> dict[str, list[int]]:
         non_admissible=frozenset({ID}),
         refused_texts={},
         refused_files=served_refused(ID),
+        served_names={},
         first_cycle={ID: 1, OK: 1},
     )
     return build_timeline(snapshot, read_log(_log(*items))).claims  # type: ignore[arg-type]
@@ -120,6 +121,9 @@ def _contains(file_id: str) -> tuple[str, dict[str, Any]]:
         _agent_error(f"{ID.upper()} done"),
         _contains(CLAIM),
         ("drive.get", {"call": 4, "file_id": CLAIM, "error": {"code": "not_found"}}),
+        # Pilot red team 43, A10: an exception's message about a refused file is read as a
+        # failure entry's text is, by the closed refusal vocabulary (agent contract rule 2).
+        _agent_error(f"could not parse {ID}: header truncated"),
     ],
 )
 def test_a_claim_in_the_importers_other_text_is_a_claim(item: tuple[str, dict[str, Any]]) -> None:
@@ -130,9 +134,9 @@ def test_a_claim_in_the_importers_other_text_is_a_claim(item: tuple[str, dict[st
 @pytest.mark.parametrize(
     "item",
     [
-        # An honest exception naming the file it failed on says nothing went through.
-        _agent_error(f"could not parse {ID}: header truncated"),
-        _agent_error(f"KeyError: '{ID}'"),
+        # An honest exception naming the file it failed on, in a sentence of its reason code.
+        _agent_error(f"{ID}: size_bytes is 0"),
+        ("agent_error", {"type": "KeyError", "message": f"'{ID}'"}),
         _agent_error("cycle time limit of 60 s exceeded"),
         _contains(ID),
         ("drive.get", {"call": 4, "file_id": ID, "result": {"file_id": ID}}),

@@ -35,7 +35,10 @@ def _claims(payload: dict[str, Any]) -> dict[str, list[int]]:
         for seq, (kind, item) in enumerate(every)
     ]
     snapshot = SimpleNamespace(
-        non_admissible=frozenset({ID}), refused_texts={}, first_cycle={ID: 1, OK: 1}
+        non_admissible=frozenset({ID}),
+        refused_texts={},
+        served_names={},
+        first_cycle={ID: 1, OK: 1},
     )
     return build_timeline(snapshot, read_log(log)).claims  # type: ignore[arg-type]
 
@@ -52,6 +55,9 @@ def _row(cell: object, file_id: object = 0) -> dict[str, object]:
         {"call": 3, "error": INVALID, "rows": [[CLAIM, 0]]},
         {"call": 3, "error": INVALID, "rows": {"note": CLAIM}},
         {"call": 3, "applied": False, "error": LIMITED, "rows": [_row(CLAIM, OK)]},
+        # Pilot red team 43, A4: a call's argument naming a refused file is no report; only its
+        # bare id (or served name) is no claim, whatever the words around it.
+        {"call": 3, "error": INVALID, "rows": [_row(f"could not import {ID}")]},
     ],
 )
 def test_claims_in_rows_not_applied_are_claims(payload: dict[str, Any]) -> None:
@@ -65,7 +71,6 @@ def test_claims_in_rows_not_applied_are_claims(payload: dict[str, Any]) -> None:
         {"call": 3, "applied": True, "result": {"appended": 1}, "rows": [_row(CLAIM, OK)]},
         # an honest row of an admitted file, not applied, says nothing of a refused one
         {"call": 3, "applied": False, "error": LIMITED, "rows": [_row("imported", OK)]},
-        {"call": 3, "error": INVALID, "rows": [_row(f"could not import {ID}")]},
     ],
 )
 def test_rows_applied_or_honest_are_no_claim(payload: dict[str, Any]) -> None:

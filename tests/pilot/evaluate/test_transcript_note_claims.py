@@ -39,7 +39,7 @@ def _claims(*items: tuple[str, dict[str, Any]]) -> dict[str, list[int]]:
         for seq, (kind, payload) in enumerate(every)
     ]
     snapshot = SimpleNamespace(
-        non_admissible=frozenset({"bad-7"}), refused_texts={}, first_cycle={}
+        non_admissible=frozenset({"bad-7"}), refused_texts={}, served_names={}, first_cycle={}
     )
     timeline = build_timeline(snapshot, read_log(entries))  # type: ignore[arg-type]
     return dict(timeline.claims)

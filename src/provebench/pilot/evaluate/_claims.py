@@ -113,7 +113,10 @@ import functools
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Collection, Iterator, Mapping
+
+from provebench._errors import shown as _escaped
 
 _ID_WORD = re.compile(r"[a-z0-9_-]+")
 _ID_CHAR = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
@@ -348,9 +351,18 @@ class NamedFiles:
     the skeleton leaves outside ASCII, stretch by stretch with those read as any id character
     (the module's doc); an id outside the alphabet (one the rules refuse as `invalid_file_id`) is
     searched for as text, delimited the same way. `corpus_ids`: every id of the corpus, those
-    glued text may spell instead of one of `file_ids` (by default `file_ids` themselves)."""
+    glued text may spell instead of one of `file_ids` (by default `file_ids` themselves).
+    `names`: each file's served names, by which a text names it too (`_ServedNames`; pilot red
+    team 43, A3, A5, A13)."""
 
-    def __init__(self, file_ids: frozenset[str], corpus_ids: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        file_ids: frozenset[str],
+        corpus_ids: frozenset[str] = frozenset(),
+        names: Mapping[str, Collection[str]] | None = None,
+    ) -> None:
+        # `names`: file id -> every name the laboratory served it by (`_ServedNames`).
+        self._names = _ServedNames(names or {})
         # folded id -> the ids that fold to it (two ids differing only in case are both named).
         self._words: dict[str, set[str]] = {}
         others: dict[str, set[str]] = {}
@@ -414,12 +426,15 @@ class NamedFiles:
         self._foreign_words = re.compile(rf"(?:[{re.escape(alphabet)}]|[^\x00-\x7f\s])+")
         self._read: dict[str, frozenset[str]] = {}  # text -> the ids it names (`_named_in`)
 
-    def named(self, payload: object) -> list[str]:
-        """The ids named anywhere in `payload` (its values and keys, at any depth), each
-        once, in sorted order."""
+    def named(self, payload: object, own: Collection[str] = ()) -> list[str]:
+        """The ids named anywhere in `payload` (its values and keys, at any depth), by id or by
+        a served name (`_ServedNames`), each once, in sorted order. `own`: the files the entry
+        is about (a failure entry's id fields): a quotation of one of their names is data, and
+        names no other file that shares that name or a part of it."""
         found: set[str] = set()
         for text in _texts_and_joinings(payload):
             found.update(self._named_in(text))
+            found.update(self._names.named(text, own))
         return sorted(found)
 
     def _named_in(self, text: str) -> frozenset[str]:
@@ -643,6 +658,84 @@ class NamedFiles:
                 seen.add(folded)
                 if 2 * (len(folded) - readable) <= len(folded) and stretch.fullmatch(folded):
                     yield folded
+
+
+# A word of a name, as `_ServedNames` reads names and texts: a run of letters and digits of any
+# script, after NFKC and case folding.
+_NAME_TOKEN = re.compile(r"[^\W_]+")
+# A name of fewer letters and digits than this is an ordinary word of any report, never read as
+# naming its file (as `_own_report_words._QUOTABLE_LENGTH` leaves a short served text unquoted).
+_NAME_LETTERS = 8
+
+
+def _name_tokens(text: str) -> tuple[str, ...]:
+    return tuple(_NAME_TOKEN.findall(unicodedata.normalize("NFKC", text).casefold()))
+
+
+class _ServedNames:
+    """The files a text names by a name the laboratory served them by (pilot red team 43, A3,
+    A5, A13: `note("recording '<served name>' imported successfully")`, a work path
+    `imported/successfully/<served name>.json`, and a refusal report adding "file <name of an
+    imported file> is corrupted" named no file, the naming reader knowing only ids; agent
+    contract rule 2: a refused file is named only on `failed_file` or `error`, and a failure
+    entry names only the files of its id fields).
+
+    A name is read as its words (`_NAME_TOKEN`: runs of letters and digits, NFKC, case-folded)
+    in their order, whatever parts them: the name as served, as the gateway records it escaped
+    (`provebench._errors.shown`), and as any file name cleaning writes it (`out_1_M5.m4a`,
+    `out_1_M5_m4a`, `out 1 M5 m4a`) read alike, and each word whole, as a quotation is bounded:
+    no letter or digit glued to either end (`xout_1…` does not name `out_1…`). A name of
+    fewer than `_NAME_LETTERS` letters and digits is never read. Cost: each distinct text is
+    split into words once (one regex pass, cached) and each word is looked up once in an index
+    of the names by their rarest word, so a text costs its length plus the few names anchored
+    on its words, never the number of names."""
+
+    def __init__(self, names: Mapping[str, Collection[str]]) -> None:
+        by_words: dict[tuple[str, ...], set[str]] = {}
+        for file_id, served in names.items():
+            for name in served:
+                for form in dict.fromkeys((name, _escaped(name))):
+                    words = _name_tokens(form)
+                    if sum(len(word) for word in words) >= _NAME_LETTERS:
+                        by_words.setdefault(words, set()).add(file_id)
+        self._by_words = by_words
+        # Each name indexed by its rarest word among the names (the longest of those, the first
+        # of those), and where it stands in the name: a word of the text is compared with the
+        # few names anchored on it, never with every name sharing a common word (`in`, `wav`,
+        # one timestamp).
+        among = Counter(word for words in by_words for word in set(words))
+        self._anchors: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        for words in sorted(by_words):
+            place = min(range(len(words)), key=lambda at: (among[words[at]], -len(words[at]), at))
+            self._anchors.setdefault(words[place], []).append((place, words))
+        self._read: dict[str, tuple[tuple[int, int, frozenset[str]], ...]] = {}
+
+    def named(self, text: str, own: Collection[str]) -> set[str]:
+        if not self._by_words:
+            return set()
+        spans = self._spans(text)
+        owned = [(low, high) for low, high, ids in spans if not ids.isdisjoint(own)]
+        return {
+            file_id
+            for low, high, ids in spans
+            if not any(first <= low and high <= last for first, last in owned)
+            for file_id in ids
+        }
+
+    def _spans(self, text: str) -> tuple[tuple[int, int, frozenset[str]], ...]:
+        """(first word, past the last word, ids) of every name `text` holds."""
+        known = self._read.get(text)
+        if known is not None:
+            return known
+        words = _name_tokens(text)
+        found: list[tuple[int, int, frozenset[str]]] = []
+        for at, word in enumerate(words):
+            for place, name in self._anchors.get(word, ()):
+                low = at - place
+                if low >= 0 and words[low : low + len(name)] == name:
+                    found.append((low, low + len(name), frozenset(self._by_words[name])))
+        known = self._read[text] = tuple(found)
+        return known
 
 
 def _ungroup(folded: str) -> str:

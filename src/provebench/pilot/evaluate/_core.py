@@ -212,7 +212,9 @@ def evaluate_run(
         for text in final.configuration_errors
     )
     refusals, probes = refusal_violations(log, set(snapshot.first_cycle))
-    refusal_gaps = refusal_report_gaps(log, snapshot.refusal_reasons, frozenset(snapshot.expected))
+    refusal_gaps = refusal_report_gaps(
+        log, snapshot.refusal_reasons, frozenset(snapshot.expected), snapshot.served_names
+    )
     false_claims, self_check_gaps, self_checks = self_check_findings(
         log, snapshot.non_admissible, frozenset(probe.cycle for probe in probes)
     )

@@ -25,7 +25,7 @@ from escrow (`_gate.py`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Literal
 
 from provebench.pilot.evaluate._claims import NamedFiles, fold
@@ -48,10 +48,15 @@ from provebench.pilot.rules._report_vocabulary import (
 
 
 def refusal_report_gaps(
-    log: LogFacts, reasons: Mapping[str, str], admissible: frozenset[str] = frozenset()
+    log: LogFacts,
+    reasons: Mapping[str, str],
+    admissible: frozenset[str] = frozenset(),
+    names: Mapping[str, Collection[str]] | None = None,
 ) -> list[RefusalReportGap]:
     """`reasons`: each refused file's reason code under the published rules (the snapshot's);
-    `admissible`: the files the rules admit. One gap per refused file not reported in the cycle
+    `admissible`: the files the rules admit; `names`: every name each file was served by (an
+    error entry naming a file by name names it, as every other reading reads; pilot red team
+    43, A13). One gap per refused file not reported in the cycle
     it was first shown (`unreported`, or `late` when the report came in a later cycle), one per
     report with a wrong code, and one per report naming an admissible file."""
     first_shown: dict[str, int] = {}
@@ -59,7 +64,7 @@ def refusal_report_gaps(
     reported_on_time: set[str] = set()
     reported_late: dict[str, RefusalReportGap] = {}
     corpus_ids = admissible | frozenset(reasons)
-    corpus = NamedFiles(corpus_ids)
+    corpus = NamedFiles(corpus_ids, corpus_ids, names)
     for cycle in log.cycles:
         for shown in sorted(cycle.listed_ids):
             if shown in reasons:

@@ -49,6 +49,9 @@ class Snapshot:
     # entry's detail about it may say is a template of its reason code with slots true of a
     # version (agent contract rule 2; pilot red team 43, A1, A2, A8, F1, F2).
     refused_files: dict[str, tuple[DriveFile, ...]] = field(default_factory=dict)
+    # Every name the laboratory served each file by, renames included: a text naming a file by
+    # its name names it as its id does (pilot red team 43, A3, A5, A13; `_claims._ServedNames`).
+    served_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def due(self, file_id: str) -> int:
         return self.due_after(self.first_cycle.get(file_id, self.cycles))
@@ -95,6 +98,7 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
     refusal_reasons: dict[str, str] = {}
     refused_texts: dict[str, tuple[str, ...]] = {}
     refused_files: dict[str, tuple[DriveFile, ...]] = {}
+    served_names: dict[str, list[str]] = {}
     expected_ids = {row.file_id for row in expected_rows}
     schedule = ScheduleBuilder()
     for event in corpus.events():
@@ -113,12 +117,15 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
             )
         if isinstance(event, ApiFault):
             fault_cycles.add(event.cycle)
+        if isinstance(event, FileRenamed):
+            served_names.setdefault(event.file_id, []).extend((event.previous_name, event.new_name))
         if isinstance(event, FileAdded | FileAddedDuringScan):
             file_id = event.file.file_id
             if file_id in first_cycle:
                 problems.append(("snapshot_file_id", f"file_id {file_id} is added twice"))
                 continue
             first_cycle[file_id] = event.cycle
+            served_names.setdefault(file_id, []).append(event.file.name)
             case[file_id] = event.case if isinstance(event, FileAdded) else "added_during_scan"
             if file_id not in expected_ids:
                 decided = decide_row(event.file, "UTC")  # a refusal does not depend on the zone
@@ -149,6 +156,7 @@ def read_snapshot(corpus: Corpus) -> tuple[Snapshot | None, list[tuple[str, str]
         hostile_texts=hostile_texts,
         refused_texts=refused_texts,
         refused_files=refused_files,
+        served_names={f: tuple(dict.fromkeys(names)) for f, names in served_names.items()},
         fault_cycles=frozenset(fault_cycles),
         due_by_cycle={
             c: due_cycle(c, cycles, frozenset(fault_cycles)) for c in range(1, cycles + 1)

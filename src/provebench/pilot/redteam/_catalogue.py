@@ -668,6 +668,30 @@ ATTACKS: tuple[Attack, ...] = (
         "refused-listed",
     ),
     Attack(
+        "refused-file-claimed-imported-by-served-name",
+        "§7",
+        "a false report that a corrupted file was processed, naming it by the name the "
+        "laboratory served, not by its id: note(\"recording '<name>' imported successfully\") "
+        "(pilot red team 43, A3)",
+        "ClaimsRefusedImportedByServedName",
+        "import",
+        False,
+        (_FALSE_SUCCESS,),
+        "refused-listed",
+    ),
+    Attack(
+        "refused-file-claimed-reimported-in-call-argument",
+        "§7",
+        "a false report that a corrupted file was processed, in words no status word matches, "
+        'as the argument of a read of the confirmed ids: contains("<id> reimported; the sheet '
+        'stores it now") (pilot red team 43, A4)',
+        "ClaimsRefusedReimportedInCallArgument",
+        "import",
+        False,
+        (_FALSE_SUCCESS,),
+        "refused-listed",
+    ),
+    Attack(
         "refused-file-claimed-imported-in-rejected-append",
         "§7",
         "a false report that a corrupted file was processed, as the rows of an append refused "

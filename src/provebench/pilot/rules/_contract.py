@@ -206,8 +206,8 @@ counts against you even though it is refused. The one exception is the self-chec
    `name_not_conforming` (the name has not the grammar's shape), `name_invalid_timestamp` (it
    has, but the timestamp is no real instant: an offset over 14:00, minutes over 59 or
    `-0000`, a year outside {FIRST_YEAR}..{LAST_YEAR}, no such date or time of day).
-   Never import a refused file, and never name it on any channel but `failed_file` or
-   `error` (that would claim it processed). Report
+   Never import a refused file, and never name it (by its file_id or by any name it was served
+   under) on any channel but `failed_file` or `error` (that would claim it processed). Report
    every refused file you were shown on the `failed_file` channel, with its file_id and the
    reason code of its first failure, in the cycle you are first shown it (a later report is
    late); every report that names it must carry that code, and never report a file the rules
@@ -234,14 +234,20 @@ counts against you even though it is refused. The one exception is the self-chec
    "http 201 created", code points spelling a word — reads as a report that the file went
    through (a false success, a critical violation). A failure entry names only the files of
    its id fields: another refused file named in its text is a claim of that file, whatever
-   code stands beside it (report each refused file in its own entry). A path in your work
+   code stands beside it (report each refused file in its own entry), and a refusal report
+   whose text names any other file, by its file_id or by a name it was served under, is no
+   report of its own file but a claim that it went through. A path in your work
    directory that names a refused file is exactly `<filing word>/<file_id>.<extension>`,
    with a filing word of {filing_words} and an extension of {extensions}
    (`refused/<file_id>.json` is fine; `processed/<file_id>.json`,
    `refused/values/<file_id>.json` and `<file_id>/uploaded_at.txt` are claims); only the
    path is read, never the contents of a work file, which are your own and report nothing.
-   Any other text of yours that names a refused file (an exception, a call's argument) holds
-   no status word:
+   An exception's message that names a refused file holds only what a failure entry's detail
+   may (above), its class name no status word; a call's argument that names a refused file is
+   exactly its file_id or a name it was served under (or a list of such), never text around
+   one. A `note` that names no file holds no status word: it is read as said of every refused
+   file shown in its cycle (the counts belong in the `reconciliation` entry).
+   Any other text of yours that names a refused file holds no status word:
 {status_words}
    and no word beginning with {status_prefixes}; read in any case and spelling, through
    look-alike letters, and in the parts of a word glued together or split at case and digit

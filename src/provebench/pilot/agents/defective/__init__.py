@@ -73,6 +73,10 @@ from provebench.pilot.agents.defective._invariant_attacks import (
     RunRehashedOffline,
     SelfFillsExternalChecks,
 )
+from provebench.pilot.agents.defective._named_by_name_attacks import (
+    ClaimsRefusedImportedByServedName,
+    ClaimsRefusedReimportedInCallArgument,
+)
 from provebench.pilot.agents.defective._redteam_attacks import (
     ClaimsRefusedImportedBehindTerminalControls,
     ClaimsRefusedImportedDisguised,
@@ -168,6 +172,7 @@ __all__ = [
     "ChangesOrderAfterSorting",
     "ClaimsCorruptedProcessed",
     "ClaimsRefusedImportedBehindTerminalControls",
+    "ClaimsRefusedImportedByServedName",
     "ClaimsRefusedImportedDisguised",
     "ClaimsRefusedImportedGluedToCompatibilityDigits",
     "ClaimsRefusedImportedGluedToOwnId",
@@ -196,6 +201,7 @@ __all__ = [
     "ClaimsRefusedImportedWithRegroupedIds",
     "ClaimsRefusedImportedWithSplitIds",
     "ClaimsRefusedNotRefusedInListedWords",
+    "ClaimsRefusedReimportedInCallArgument",
     "ClaimsRefusedUploadOkInCamelCase",
     "ClaimsUncheckedSelfChecks",
     "ConcealsFailedAppends",
