@@ -16,7 +16,8 @@ class QuotesServedNames(ReferenceImporter):
 
     def report_refusal(self, refusal: Refusal) -> None:
         served = self.ctx.drive.get_file(refusal.file_id).name
-        quoted = refusal.model_copy(update={"detail": f"{refusal.detail}; name: {served}"})
+        # one sentence of the published shape (agent contract rule 2): the value seen
+        quoted = refusal.model_copy(update={"detail": f"name is {served}"})
         super().report_refusal(quoted)
 
 

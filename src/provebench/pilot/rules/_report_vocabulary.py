@@ -69,9 +69,10 @@ UNSETTLED_FORBIDDEN_WORDS = (
 # (an append in doubt, never retried and not applied): the failure's kind, the call, numbers,
 # and that its effect is in doubt — a shape with no predicate, so no outcome (pilot red team 43,
 # A7: "HTTP 500 on sheets values append; then the rows were confirmed" had only a call word
-# where round 42's deny-list looked for a retry or an outcome word, and was tied).
+# where round 42's deny-list looked for a retry or an outcome word, and was tied). "run" is the
+# outside engineer's `examples/gdrive_importer` ("HTTP 500: N row(s) left to the next run").
 UNSETTLED_DOUBT_WORDS = (
-    "transient", "temporary", "doubt", "unknown", "effect", "left", "next", "cycle", "s",
+    "transient", "temporary", "doubt", "unknown", "effect", "left", "next", "cycle", "run", "s",
 )  # fmt: skip
 UNSETTLED_REPORT_WORDS = (
     *SETTLED_FAILURE_WORDS,
