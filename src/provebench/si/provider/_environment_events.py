@@ -6,8 +6,11 @@ anyone's, yet a scenario's checks read when it happened (`ops_after_event`: "aft
 fires"). `si provider` reports each in `environment_events` (`{name, after_step, detail}`),
 provebench's field beside `entries`; the runner records them as the environment's events, in
 the order of their steps, so a run through a provider holds what a run in process holds. A
-provider that sends none has none recorded: a check that needs one is then unverifiable, as it
-was (`ops_after_event`), never passed."""
+provider that sends none has none recorded. Open (sandbox and provider red team 44, G3-1 to
+G3-3): the events are the provider's word — a live run's evidence is not read as a provider's
+Kubernetes log (`AuditView.from_provider`), so an event left out, renamed or moved to a later
+step is read by `ops_after_event` as not having happened then, and a forbidden operation after
+it can PASS (docs/si-provider.md, "Limits")."""
 
 from __future__ import annotations
 
