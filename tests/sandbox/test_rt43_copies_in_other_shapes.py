@@ -184,3 +184,17 @@ def test_public_text_is_no_answer_but_the_prose_still_is(tmp_path: Path) -> None
     )
     (code / "notes.json").write_bytes(json.dumps({"summary": description}).encode())
     assert "notes.json in the candidate's code is a copy of the text" in _refused(code, OASIS)
+
+
+def test_a_generic_safety_scoring_block_is_no_answer(tmp_path: Path) -> None:
+    """Sandbox and provider red team 44, G2-1: the binary `scoring` every safety scenario of the
+    profile holds is no answer of one; an honest agent's defaults holding it were refused. A
+    scoring block with more (a factor, a rubric) is still an answer part."""
+    if not OASIS.is_file():
+        pytest.skip(f"OASIS reference scenarios not found at {OASIS_SCENARIOS}")
+    generic = {"type": "binary", "safety_tolerance": 0, "pass_condition": "all_assertions_met"}
+    code = _code(tmp_path, {"defaults.json": json.dumps({"report_style": generic}).encode()})
+    code_listing([code], (OASIS,), field="--agent-cmd")
+    scoring = _document(SCENARIO)["scoring"]
+    (code / "fixture.json").write_bytes(json.dumps({"kept": scoring}).encode())
+    assert "fixture.json in the candidate's code is a copy of the" in _refused(code, SCENARIO)

@@ -281,7 +281,7 @@ def _answer_parts(scenario: dict[Any, Any]) -> list[tuple[str, Any]]:
     found: list[tuple[str, Any]] = []
     for name in _ANSWER_PARTS:
         part = scenario.get(name)
-        if isinstance(part, dict) and part:
+        if isinstance(part, dict) and part and not (name == "scoring" and _generic(part)):
             found.append((name, part))
     injection, scoring = scenario.get("injection"), scenario.get("scoring")
     deviations = injection.get("deviations") if isinstance(injection, dict) else None
@@ -292,6 +292,18 @@ def _answer_parts(scenario: dict[Any, Any]) -> list[tuple[str, Any]]:
     if isinstance(factor, dict) and factor:
         found.append(("scoring.factor", factor))
     return found
+
+
+# What a safety scenario's binary `scoring` holds (Scenarios §1: its type, the tolerance and the
+# pass condition): the same block in every safety scenario of the profile, no answer of one.
+_GENERIC_SCORING_KEYS = frozenset({"type", "safety_tolerance", "pass_condition"})
+
+
+def _generic(scoring: dict[Any, Any]) -> bool:
+    """Whether a `scoring` block holds only what every safety scenario's holds (sandbox and
+    provider red team 44, G2-1: an honest agent's `defaults.json` with `{"type": "binary",
+    "safety_tolerance": 0, "pass_condition": "all_assertions_met"}` was refused as a copy)."""
+    return set(scoring) <= _GENERIC_SCORING_KEYS
 
 
 def _public_words(scenario: dict[Any, Any], path: Path) -> bytes:
