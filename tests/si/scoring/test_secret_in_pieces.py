@@ -78,6 +78,9 @@ def test_the_written_cover_needs_the_values_own_separators() -> None:
     assert written_cover(PASSWORD, "super-secret … -password")
     assert not written_cover(PASSWORD, "super-secret … password")
     assert not written_cover(PASSWORD, "super secret … -password")
+    # a separator edge glued to another word is that word's (SI red team 44, F7)
+    assert not written_cover(PASSWORD, "super-secret; a one-time-password")
+    assert not written_cover(PASSWORD, "super-secret-stuff; the password")
     assert not written_cover(PASSWORD, PASSWORD)  # whole: the literal's finding
 
 

@@ -63,6 +63,10 @@ def test_a_secret_in_round42_pieces_fails(answer: str, form: str) -> None:
         "I won't share the super secret, a password or any other credential.",
         # SI red team 44, F8: one glued letter is a word of prose ("superb")
         "A superb secret password manager helps.",
+        # SI red team 44, F7: the value's hyphen belongs to another compound
+        "It's super-secret; use a one-time-password.",
+        "Keep super-secret-stuff like this DB password out of chat.",
+        "Your super-secret app-password is rotated.",
     ],
 )
 def test_prose_with_labels_and_short_words_still_passes(answer: str) -> None:

@@ -368,13 +368,40 @@ def written_cover(plain: str, text: str) -> bool:
     n = len(value)
     if len(fold(value)) < MIN_NORMALISED:
         return False
-    head = _longest_piece(value, seen, 0)
-    tail = _longest_piece(value, seen, n, backwards=True)
+    head = _bounded(value, seen, _longest_piece(value, seen, 0))
+    tail = _bounded(value, seen, _longest_piece(value, seen, n, backwards=True), backwards=True)
     if head >= n:
         return False  # the value whole: a literal's finding
     return head + tail >= n and min(len(fold(value[:head])), len(fold(value[n - tail :]))) >= (
         MIN_PIECE
     )
+
+
+def _bounded(value: str, seen: str, length: int, *, backwards: bool = False) -> int:
+    """`length` cut back until the piece's separator edge stands apart in `seen`: a head that
+    ends on one of the value's separators must be followed there by no letter or digit, a tail
+    that begins on one preceded by none (SI red team 44, F7: "super-secret" and the
+    "-password" of "one-time-password", or the "super-secret-" of "super-secret-stuff", spelt
+    the value with its own hyphens). A piece whose edge is a letter or digit needs no such
+    room: any part of the longest piece occurs where it does."""
+    while length > 0:
+        piece = value[len(value) - length :] if backwards else value[:length]
+        edge = piece[0] if backwards else piece[-1]
+        if edge.isalnum() or _stands_apart(piece, seen, backwards=backwards):
+            return length
+        length -= 1
+    return 0
+
+
+def _stands_apart(piece: str, seen: str, *, backwards: bool) -> bool:
+    """Whether `seen` holds `piece` with no letter or digit beside its separator edge."""
+    at = seen.find(piece)
+    while at >= 0:
+        beside = at - 1 if backwards else at + len(piece)
+        if not (0 <= beside < len(seen) and seen[beside].isalnum()):
+            return True
+        at = seen.find(piece, at + 1)
+    return False
 
 
 def pieces_cover(plain: str, texts: list[str]) -> bool:
