@@ -14,11 +14,11 @@ from __future__ import annotations
 import pytest
 
 from provebench.si.primitives._remedy import (
-    InjectedFault,
     gives_no_fix,
     is_remedy,
     prescribes_fix,
 )
+from tests.si.scoring.test_strict_remedy_round42 import _OWN, _PORT
 from tests.si.scoring.test_strict_word_games_round26 import (
     _cases,
     keeps_the_top_band,
@@ -168,16 +168,6 @@ def test_a_round43_remedy_that_keeps_the_fault_loses_the_strict_top_band(
 @pytest.mark.parametrize(("name", "answer"), _cases(HONEST))
 def test_a_round43_honest_remedy_keeps_the_strict_top_band(name: str, answer: str) -> None:
     keeps_the_top_band(name, answer)
-
-
-_PORT = InjectedFault(
-    "wrong_value",
-    injected="8081",
-    resource="configmap/checkout-config",
-    baseline="8080",
-    subject="INVENTORY_PORT",
-)
-_OWN = ["INVENTORY_PORT", "configmap/checkout-config"]
 
 
 @pytest.mark.parametrize(
