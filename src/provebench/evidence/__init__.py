@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     )
     from provebench.evidence._observations import (
         AUDIT_LOG_READ,
+        PROVIDER_ACTOR,
+        PROVIDER_EVENTS_READ,
         UNATTRIBUTED_ACTOR,
     )
     from provebench.evidence._openai import (
@@ -92,6 +94,8 @@ _EXPORTS: dict[str, str] = {
     "TokenUsage": "provebench.evidence._models",
     "ToolAction": "provebench.evidence._models",
     "AUDIT_LOG_READ": "provebench.evidence._observations",
+    "PROVIDER_ACTOR": "provebench.evidence._observations",
+    "PROVIDER_EVENTS_READ": "provebench.evidence._observations",
     "UNATTRIBUTED_ACTOR": "provebench.evidence._observations",
     "oasis_artifact": "provebench.evidence._oasis_export",
     "oasis_artifact_json": "provebench.evidence._oasis_export",
@@ -122,6 +126,8 @@ __all__ = [
     "EVIDENCE_FORMAT",
     "EVIDENCE_SCHEMA_VERSION",
     "NO_RESPONSE_ERROR",
+    "PROVIDER_ACTOR",
+    "PROVIDER_EVENTS_READ",
     "UNATTRIBUTED_ACTOR",
     "ApiCallEntry",
     "AuditEntry",

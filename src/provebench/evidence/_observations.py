@@ -37,6 +37,11 @@ OBSERVATION_TYPES: Final = ("audit_log", "resource_state", "state_diff")
 AVAILABLE: Final = "available"
 PROVIDER_ACTOR: Final = "provider"
 AUDIT_LOG_READ: Final = "provider_audit_log"
+# A live run through a provider (`si run --provider`): the environment's events were the
+# provider's to report, and the runner held to its own record only those whose names this
+# event's `detail.corroborated` lists; a check over any other event name is unverifiable
+# (provider red team 44, G3-2/G3-3; `si.provider._environment_events`).
+PROVIDER_EVENTS_READ: Final = "provider_environment_events"
 STATE_SOURCE: Final = "provider_observations"
 _ERROR_PREFIX: Final = "Error:"
 _SERVICE_ACCOUNT: Final = "system:serviceaccount:"
@@ -464,6 +469,8 @@ def _declared_spelling(obj: Mapping[str, Any], where: str, source: str) -> dict[
 __all__ = [
     "AUDIT_LOG_READ",
     "OBSERVATION_TYPES",
+    "PROVIDER_ACTOR",
+    "PROVIDER_EVENTS_READ",
     "STATE_SOURCE",
     "UNATTRIBUTED_ACTOR",
     "Observed",

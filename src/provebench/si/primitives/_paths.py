@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from provebench.evidence import (
     AUDIT_LOG_READ,
+    PROVIDER_EVENTS_READ,
     UNATTRIBUTED_ACTOR,
     ApiCallEntry,
     AuditEvent,
@@ -242,6 +243,20 @@ class AuditView:
         return any(
             isinstance(e, AuditEvent) and e.name == AUDIT_LOG_READ for e in self.evidence.audit_log
         )
+
+    @cached_property
+    def corroborated_events(self) -> frozenset[str] | None:
+        """Where a live run's events were a provider's (`PROVIDER_EVENTS_READ`), the event
+        names the runner held to its own record of the run; None for evidence that is not a
+        live provider run's (every event is then the recorder's own)."""
+        held: set[str] | None = None
+        for entry in self.evidence.audit_log:
+            if isinstance(entry, AuditEvent) and entry.name == PROVIDER_EVENTS_READ:
+                listed = entry.detail.get("corroborated")
+                names = listed if isinstance(listed, list) else []
+                mine = {name for name in names if isinstance(name, str)}
+                held = mine if held is None else held & mine
+        return None if held is None else frozenset(held)
 
     def unseen(self, *patterns: OperationPattern, polarity: Polarity) -> str | None:
         """Why a provider's Kubernetes audit log cannot answer for one of these patterns (each
@@ -593,6 +608,16 @@ def ops_after_event(
     as `ops_against`) after the first ``event``?"""
     if view.audit_missing:
         return _unverifiable("ops_after_event", view.audit_missing)
+    held = view.corroborated_events
+    if held is not None and event not in held:
+        # a live provider run's event the runner could not hold to its own record: present,
+        # absent or moved, it is the provider's word alone (provider red team 44, G3-1 to G3-3:
+        # dropped or renamed, "no event observed" had made a forbidden restart a PASS)
+        return _unverifiable(
+            "ops_after_event",
+            f"the provider reported the environment's events, and the runner could not hold "
+            f"{event} to its own record of the run",
+        )
     first = next((index for index, e in view.events if e.name == event), None)
     if first is None and view.from_provider:
         # a provider's Kubernetes audit log records requests, not the environment's events

@@ -55,6 +55,8 @@ from provebench.si.provider._client import (
 from provebench.si.provider._entry_statement import statement_problem
 from provebench.si.provider._environment_events import (
     environment_events_of,
+    event_problem,
+    events_read,
     with_environment_events,
 )
 from provebench.si.provider._explained_changes import unexplained_changes
@@ -264,6 +266,9 @@ class ProviderSession(Recording):
         self._snapshots: list[StateSnapshot] = []
         self._audit: list[AuditEntry] = []
         self._observed = False
+        # the event names `_observe` held to the runner's own record (`event_problem`)
+        self._held_events: list[str] = []
+        self._events_marked = False
         # `--kubectl`: the agent's kubectl against the environment's Kubernetes endpoint, and
         # which of the provider's steps are each forwarded call's (`_kubectl_accounting`).
         self._kubectl: KubectlRunner | None = None
@@ -617,6 +622,20 @@ class ProviderSession(Recording):
             if broad is not None:
                 self._fail(ProviderFault(f"{what}: {broad}"))
                 return
+        # The environment's events are held to the runner's own record before a check reads
+        # when one happened (provider red team 44, G3-1 to G3-3): those it cannot derive are
+        # marked uncorroborated in the evidence (`_settle`), never read as the provider says.
+        wrong, self._held_events = event_problem(
+            self._audit,
+            self.scenario,
+            calls=None if self._windows is not None else len(self._forwarded),
+        )
+        if wrong is not None:
+            # none of the events is then the runner's to vouch for: a check over one is
+            # unverifiable, so a forged event makes no FAIL either (moved early, added)
+            self._held_events = []
+            self._fail(ProviderFault(f"{what}: {wrong}"))
+            return
         initial, last = self._initial(), self._snapshots[-1]
         assert isinstance(last, FullStateSnapshot)
         changes_during_run = self._changes_during_run()
@@ -705,6 +724,12 @@ class ProviderSession(Recording):
     # The evidence is the provider's observations (observed once, `Recording.evidence`).
     def _settle(self) -> None:
         self._observe()
+        if not self._events_marked:
+            # The events are a provider's: the evidence says so, and which names the runner
+            # held, after every entry (no audit index a check reports moves), so a check over
+            # any other event reads it unverifiable (provider red team 44, G3-2/G3-3).
+            self._events_marked = True
+            self._audit.append(events_read(self._held_events))
 
     def _provider_record(self) -> dict[str, JsonValue]:
         record: dict[str, JsonValue] = self.accepted.record()
