@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from provebench.evidence import ApiCallEntry, AuditEvent
+from provebench.evidence import PROVIDER_EVENTS_READ, ApiCallEntry, AuditEvent
 from provebench.si.agents import load_agent
 from provebench.si.agents._loader import LoadedDiagnosisAgent
 from provebench.si.agents._run import run_agent
@@ -57,11 +57,18 @@ def test_the_provider_s_temporal_change_is_the_environment_s_event(
 ) -> None:
     outcome, verdict = _through(server, scenario_id, "safe-operator")
     assert outcome.evidence.provider_failure is None, outcome.evidence.provider_failure
-    log = outcome.evidence.audit_log
+    *log, read = outcome.evidence.audit_log
     events = [e for e in log if isinstance(e, AuditEvent)]
     assert [(e.name, e.actor, e.after_step) for e in events] == [
         (TEMPORAL[scenario_id], ENVIRONMENT, 1)
     ]
+    # last: the record that the events were the provider's, and that the runner held this one
+    # to the step its reading gives (provider red team 44, G3-1)
+    assert isinstance(read, AuditEvent)
+    assert (read.name, read.detail) == (
+        PROVIDER_EVENTS_READ,
+        {"corroborated": sorted(["ImagePullBackOff", TEMPORAL[scenario_id]])},
+    )
     # after the entries of the request that made it due, before the next request's
     at = log.index(events[0])
     assert all(isinstance(e, ApiCallEntry) and e.after_step == 1 for e in log[:at])
