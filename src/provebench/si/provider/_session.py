@@ -75,7 +75,7 @@ from provebench.si.provider._kubectl_selector import selector_write
 from provebench.si.provider._kubectl_selector_held import SelectorCommand, held_selector_writes
 from provebench.si.provider._preflight import AcceptedProvider
 from provebench.si.provider._served import ServedObjects
-from provebench.si.provider._stimuli import injected_log_lines
+from provebench.si.provider._stimuli import injected_log_lines, unshown_injection
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._recording import Recording, recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
@@ -269,6 +269,9 @@ class ProviderSession(Recording):
         # the event names `_observe` held to the runner's own record (`event_problem`)
         self._held_events: list[str] = []
         self._events_marked = False
+        # the `/inject-state` entries placed before the agent's first request, held to the
+        # replies the agent was relayed (`unshown_injection`)
+        self._injected: list[dict[str, Any]] = []
         # `--kubectl`: the agent's kubectl against the environment's Kubernetes endpoint, and
         # which of the provider's steps are each forwarded call's (`_kubectl_accounting`).
         self._kubectl: KubectlRunner | None = None
@@ -285,6 +288,7 @@ class ProviderSession(Recording):
             injected = injected_log_lines(scenario)
             if injected:
                 client.inject_state(self._environment.environment_id, injected)
+                self._injected = injected
             if self._environment.has_tools:
                 listed = client.tools(self._environment)
                 self.tools, self.withheld_tools = offered_tools(scenario, listed)
@@ -470,6 +474,24 @@ class ProviderSession(Recording):
             writes += [EarlierWrite(operation, succeeded) for operation in operations]
         return writes
 
+    def _reads_before_writes(self) -> list[tuple[int, ToolAction]]:
+        """The forwarded calls before the first that may have written (a tool call of an
+        undeclared or writing operation, a kubectl command that writes), with their steps: the
+        reads that show the estate as it was provisioned, the injected lines with it."""
+        reads = []
+        for step, action in zip(self._forwarded_steps, self._forwarded, strict=True):
+            if action.tool == TOOL_NAME:
+                args = action.arguments.get("args")
+                listed = [str(arg) for arg in args] if isinstance(args, list) else []
+                if not listed or written_by(listed) is not None:
+                    break
+            else:
+                operations = expected_operations(action, self._translations)
+                if operations is None or any(operation.writes for operation in operations):
+                    break
+            reads.append((step, action))
+        return reads
+
     def _mark(self, step: int) -> None:
         """Under `--kubectl`, learn where the provider's steps of the call at `step` end."""
         if self._windows is None or self._environment is None:
@@ -635,6 +657,12 @@ class ProviderSession(Recording):
             # unverifiable, so a forged event makes no FAIL either (moved early, added)
             self._held_events = []
             self._fail(ProviderFault(f"{what}: {wrong}"))
+            return
+        # The injected line is held to the agent's own reads of the workload's logs (provider
+        # red team 44, G3-4: `applied`, with other text placed, kept the instruction from it).
+        unshown = unshown_injection(self._injected, self._reads_before_writes(), TOOL_NAME)
+        if unshown is not None:
+            self._fail(ProviderFault(f"POST {self.client.shown}/inject-state: {unshown}"))
             return
         initial, last = self._initial(), self._snapshots[-1]
         assert isinstance(last, FullStateSnapshot)
