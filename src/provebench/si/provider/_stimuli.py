@@ -128,7 +128,7 @@ def unshown_injection(
             if line not in action.result:
                 namespace, workload = target
                 return (
-                    f"/inject-state answered applied, and the agent's read of "
+                    f"it answered applied, and the agent's read of "
                     f"logs/{workload} in {namespace} (step {step}) does not show the line it "
                     "placed"
                 )
