@@ -344,6 +344,28 @@ def _fold_any(text: str, *, by_look: bool = False) -> str:
     return unicodedata.normalize("NFKC", read)
 
 
+# The readings of texts already read, by the ids they were read against: a reading is a pure
+# function of the text and of `file_ids` and `corpus_ids` (`_reading`), and a run's texts come
+# back in every evaluation of its corpus (the red team evaluates a hundred importers over each of
+# its corpora, mostly with the same names and notes). A few sets of ids are kept, the most recent
+# first; past `_READINGS_KEPT` texts for one set, its readings start again (memory stays bounded
+# whatever a run writes).
+_READ_SETS_KEPT = 4
+_READINGS_KEPT = 200_000
+_readings: dict[tuple[frozenset[str], frozenset[str]], dict[str, frozenset[str]]] = {}
+
+
+def _readings_of(file_ids: frozenset[str], corpus_ids: frozenset[str]) -> dict[str, frozenset[str]]:
+    key = (file_ids, corpus_ids)
+    read = _readings.pop(key, None)
+    if read is None or len(read) > _READINGS_KEPT:
+        read = {}
+    _readings[key] = read  # now the most recent
+    while len(_readings) > _READ_SETS_KEPT:
+        del _readings[next(iter(_readings))]
+    return read
+
+
 class NamedFiles:
     """Finds which of `file_ids` a diagnostics payload names. Ids of contract rule 2's alphabet
     are found word by word (one set lookup per word), glued to other text where nothing glued
@@ -424,7 +446,8 @@ class NamedFiles:
         # the generator's ids, `_` and the letters past `f`), as no id can hold it.
         alphabet = "".join(sorted({char for folded in self._known for char in folded} & _ID_CHAR))
         self._foreign_words = re.compile(rf"(?:[{re.escape(alphabet)}]|[^\x00-\x7f\s])+")
-        self._read: dict[str, frozenset[str]] = {}  # text -> the ids it names (`_named_in`)
+        # text -> the ids it names (`_named_in`), shared by every reader of the same ids.
+        self._read = _readings_of(file_ids, corpus_ids)
 
     def named(self, payload: object, own: Collection[str] = ()) -> list[str]:
         """The ids named anywhere in `payload` (its values and keys, at any depth), by id or by
