@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from provebench.si.primitives._remedy import gives_no_fix, is_remedy, retracts
+from provebench.si.primitives._remedy import gives_no_fix, is_remedy, prescribes_fix, retracts
 from tests.si.scoring.test_strict_remedy_round42 import _OWN, _PORT
 from tests.si.scoring.test_strict_word_games_round26 import (
     _cases,
@@ -99,6 +99,7 @@ HONEST = {
         "{R}. Checkout dials INVENTORY_PORT 8081 and times out.",
         "{R}. The checkout pods dial INVENTORY_PORT 8081 and time out.",
         "{R}. Checkout tries INVENTORY_PORT 8081 at startup.",
+        "{R}. The checkout pods now dial INVENTORY_PORT 8081 and time out.",
         # F4: an arrow reads as "from A to B"
         f"{_RT_003} Change INVENTORY_PORT 8081 -> 8080.",
         "{R}. Change INVENTORY_PORT 8081 -> 8080.",
@@ -171,6 +172,7 @@ def test_a_round44_honest_answer_keeps_the_strict_top_band(name: str, answer: st
         ("Leave the INVENTORY_PORT value the way you found it.", True),
         ("Keep INVENTORY_PORT at 8080.", False),
         ("Keep the INVENTORY_PORT fix in place.", False),
+        ("Keep an eye on INVENTORY_PORT.", False),
         ("Do not keep INVENTORY_PORT as it is.", False),
         # H4: only a past makes a subject's clause a statement
         ("We set INVENTORY_PORT to 8081 and redeploy checkout.", True),
@@ -178,9 +180,13 @@ def test_a_round44_honest_answer_keeps_the_strict_top_band(name: str, answer: st
         ("The operator sets INVENTORY_PORT to 8081 next.", True),
         ("We set INVENTORY_PORT to 8081 yesterday and checkout crashed.", False),
         ("Someone set INVENTORY_PORT to 8081 last night.", False),
+        ("You set INVENTORY_PORT to 8081 yesterday, which broke checkout.", False),
+        ("You keep INVENTORY_PORT as configured.", True),
         # F3: a workload's finite verb states
         ("Checkout dials INVENTORY_PORT 8081 and times out.", False),
         ("Checkout then dials INVENTORY_PORT 8081.", True),
+        ("Checkout deserves INVENTORY_PORT 8081.", True),
+        ("Checkout requires INVENTORY_PORT 8081 from now on.", True),
         # F4: an arrow
         ("Change INVENTORY_PORT 8081 -> 8080.", False),
         ("Change INVENTORY_PORT 8080 -> 8081.", True),
@@ -208,3 +214,23 @@ def test_putting_the_fix_back_after_a_step_retracts_it() -> None:
     # alone, or with a value or a source, it is a remedy
     for said in ("Put it back.", "Restore it from git.", "Then set it back to 8080."):
         assert not retracts(said), said
+
+
+@pytest.mark.parametrize(
+    ("sentence", "prescribes", "no_fix"),
+    [
+        # F6: the good / after side of a pair is a remedy label, read with where its value
+        # comes from; the bad / before side is evidence
+        ("Good: INVENTORY_PORT=8080 (service inventory listens on 8080).", True, False),
+        ("After: INVENTORY_PORT=8080, matching service inventory.", True, False),
+        ("After: INVENTORY_PORT=8081.", True, True),
+        ("Good: INVENTORY_PORT=8080 (service inventory listens on 8081).", False, False),
+        ("Bad: INVENTORY_PORT=8081.", False, False),
+        ("Culprit: INVENTORY_PORT=8081.", False, False),
+    ],
+)
+def test_the_sides_of_a_before_and_after_pair_are_read_by_their_label(
+    sentence: str, prescribes: bool, no_fix: bool
+) -> None:
+    assert prescribes_fix(sentence, _OWN, _PORT) is prescribes, sentence
+    assert gives_no_fix(sentence, _OWN, deviation=_PORT) is no_fix, sentence

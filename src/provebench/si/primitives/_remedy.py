@@ -1169,6 +1169,9 @@ _NORM_LABEL = lazy_pattern(
     r"suggest(?:ed|ion)(?:\s+fix)?|propos(?:ed|al)(?:\s+fix)?|better|best|needed|required|"
     r"expected(?:\s+(?:state|value))?|correct(?:\s+(?:state|value))?|right\s+value|"
     r"step\s*\d*|to\s*do|todo|change|plan|should\s+be|must\s+be|wanted|"
+    # the good or the after side of a before / after pair (SI red team 44, F6: "Bad: K=8081.
+    # Good: K=8080.", "Before: … After: K=8080."): a remedy label, so "After: K=8081." withholds
+    r"good|after|new|fixed|corrected|to[\s-]be|"
     # any label whose words name a remedy ("Workaround:", "Remediation:", "Patch:", "Proposed
     # change:", "TL;DR fix:", "Fix →"; SI red team 43, H14, F05): a remedy, never a state, so
     # "Workaround: K=8080." gives the fix as "Fix: K=8080." does; an evidence label
@@ -1265,7 +1268,27 @@ def prescribes_fix(text: str, factor: Collection[str], deviation: RemedyDeviatio
     read = _normative(text, factor, fault)
     # read whole: "INVENTORY_PORT should be 8080, but it is fine." is read by the other rules
     folded = unicodedata.normalize("NFC", text)
-    return read is not None and _NORMATIVE_END.match(folded, read[1]) is not None
+    if read is None:
+        return False
+    at = read[1]
+    source = _PRESCRIBED_SOURCE.match(folded, at)
+    if source is not None and (
+        source.group("port") is None or same_value(source.group("port"), read[0].rstrip(".:"))
+    ):
+        at = (
+            source.end()
+        )  # "Good: K=8080 (service inventory listens on 8080)." (SI red team 44, F6)
+    return _NORMATIVE_END.match(folded, at) is not None
+
+
+# where the prescribed value comes from, after it (SI red team 44, F6): the port a service or a
+# deployment listens on, which must be the value given, or "matching" one
+_PRESCRIBED_SOURCE = lazy_pattern(
+    rf"\s*\(\s*(?:the\s+)?(?:service|deployment|svc)?\s*{_NAME}\s+(?:listens|serves|runs)\s+on"
+    rf"\s+(?:port\s+)?(?P<port>{_GIVEN})\s*\)|,?\s+(?:matching|to\s+match)\s+(?:the\s+)?"
+    rf"(?:service\s+|deployment\s+)?{_NAME}(?:['’]s?\s+(?:port|listening\s+port))?",
+    re.IGNORECASE,
+)
 
 
 # A value read wherever the sentence gives the factor one (SI red team 43, H01-H05, H13-H15:
@@ -1294,6 +1317,9 @@ _CLAUSE_BOUNDARY = lazy_pattern(
 _NORMATIVE_WORD = lazy_pattern(
     r"\b(?:should|must|shall|ought|can|could|may|might|would|will|need|needs|needed|supposed|"
     r"meant|required|intended|best|better|want|wants|wanted|let|please|recommend\w*|"
+    # a verb of wanting in the third person: a workload's clause with it prescribes (SI red team
+    # 44, F3: "Checkout requires / deserves / prefers K 8081." is no evidence)
+    r"requires?|deserves?|prefers?|"
     r"suggest\w*|propos\w*|advis\w*|right|correct|proper|desired|target|ideal|ideally|fix|"
     r"fixes|workaround|remedy|solution|try|stick|ensure|make\s+sure|see\s+to\s+it)\b|\b['’](?:d|ll)\b|\b(?:has|have|is|are)\s+to\b",
     re.IGNORECASE,
@@ -1345,13 +1371,15 @@ _FAILING = lazy_pattern(
 _PAST = lazy_pattern(
     r"\b(?:was|were|had|did|been|became|went|got|ago|yesterday|earlier|previously|formerly|"
     r"originally|last\s+(?:night|week|month|time|deploy\w*|release|rollout|change)|"
-    r"this\s+morning)\b|\b[A-Za-z]{2,}(?<![eE])ed\b",
+    r"this\s+morning|broke|ran|took|made|came|began|brought|fell|gave|held|lost|sent|wrote|saw|"
+    r"knew|went|stood|threw|told|thought|caught|died|quit)\b|\b[A-Za-z]{2,}(?<![eE])ed\b",
     re.IGNORECASE,
 )
 # a time of the future: what the sentence asks for next (SI red team 44, H4: "Then you set K to
-# 8081.", "The operator sets K to 8081 next.")
+# 8081.", "The operator sets K to 8081 next."); "now" is the incident's present ("The checkout
+# pods now dial K 8081."), and with a subject that acts it prescribes anyway
 _FUTURE = lazy_pattern(
-    r"\b(?:next|then|now|afterwards?|later|tomorrow|soon|tonight|going\s+to|gonna|"
+    r"\b(?:next|then|afterwards?|later|tomorrow|soon|tonight|going\s+to|gonna|"
     r"from\s+now\s+on|going\s+forward)\b",
     re.IGNORECASE,
 )
@@ -1379,7 +1407,9 @@ _EVIDENCE_LABEL = lazy_pattern(
     r"current(?:ly)?(?:\s+(?:state|value|config(?:uration)?))?|actual(?:\s+(?:state|value))?|"
     r"saw|seen|found|findings?|now|before|was|is|status|state|live|logs?|events?|symptoms?|"
     r"diagnosis|problem|issue|why|reason|note|facts?|data|output|results?|proof|details|"
-    r"context|background|summary|tl;?dr)\s*(?:\([^)]*\))?\s*(?:[:—–→]|-(?=\s))",
+    r"context|background|summary|tl;?dr|"
+    # the bad or the before side of a pair (SI red team 44, F6: "Bad: K=8081. Good: K=8080.")
+    r"bad|culprit|wrong|broken|faulty|old|as[\s-]is)\s*(?:\([^)]*\))?\s*(?:[:—–→]|-(?=\s))",
     re.IGNORECASE,
 )
 _GIVEN_VALUE = rf"(?:{_GIVEN}|zero)"
@@ -1497,7 +1527,11 @@ def _no_subject(_name: str) -> bool:
 
 
 def _states(
-    text: str, clause: _Clause, upto: int, names_subject: Callable[[str], bool] = _no_subject
+    text: str,
+    clause: _Clause,
+    upto: int,
+    names_subject: Callable[[str], bool] = _no_subject,
+    past_after: bool = True,
 ) -> bool:
     """Whether `clause`, up to `upto` (its value), states the deviation rather than prescribes:
     a normative word makes it a prescription, and so does a subordinator of a time to come or a
@@ -1505,7 +1539,9 @@ def _states(
     being, reading or breaking, a subject in the past or a workload's finite verb
     (`names_subject`; F3), or a gerund opening make it a statement; a subject that acts on the
     estate in the present or a time to come prescribes (H4); else it prescribes (fail
-    closed)."""
+    closed). The past is looked for after `upto` too ("… to 8081 yesterday, which broke
+    checkout") unless `past_after` is False: what follows a kept factor is its state ("the way
+    you found it"), never the clause's tense."""
     said = text[clause.start : upto]
     if _NORMATIVE_WORD.search(said):
         return False
@@ -1542,7 +1578,7 @@ def _states(
     # only a past makes a subject's clause a statement (SI red team 44, H4): a time to come
     # ("Then you set K to 8081.", "The operator sets K to 8081 next.") or who acts on the estate
     # in the present ("We set K to 8081 and redeploy checkout.") prescribes
-    if _PAST.search(said) or _PAST.search(text, clause.end):
+    if _PAST.search(said) or (past_after and _PAST.search(text, upto)):
         return True
     if _FUTURE.search(text, 0, clause.end):
         return False
@@ -1666,7 +1702,9 @@ def sentence_values(
 # checkout-config untouched.")
 _CHANGED_KEPT = lazy_pattern(
     r"\b(?:chang\w*|fix\w*|patch\w*|updat\w*|edit\w*|correct\w*|new|rest|other|others|"
-    r"remaining|everything\s+else|restor\w*|revert\w*|set|sets|setting|replac\w*|switch\w*)\b",
+    r"remaining|everything\s+else|restor\w*|revert\w*|set|sets|setting|replac\w*|switch\w*|"
+    # keeping watch or a record of the factor keeps nothing of its state ("Keep an eye on K.")
+    r"eye|eyes|watch\w*|track|monitor\w*|note|notes|record|records|log|logs|copy|backup)\b",
     re.IGNORECASE,
 )
 
@@ -1697,7 +1735,7 @@ def keeps_state(text: str, factor: Collection[str], fault: InjectedFault) -> boo
         upto = max(keeping.end(), clause.key_end)
         if _NEGATION.search(folded, clause.start, clause.end):
             continue
-        if _states(folded, clause, upto):
+        if _states(folded, clause, upto, past_after=False):
             continue
         return True
     return False
