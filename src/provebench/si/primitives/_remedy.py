@@ -47,7 +47,12 @@ that value read as a remedy's (`gives_no_fix`; SI red team 41, A2, the depth of 
 H1). Since SI red team 43 (H01-H05, H13-H15) that value is read wherever the sentence gives the
 factor one, in any clause, after any opener or label, before or after the key
 (`sentence_values`), unless the clause states the deviation; the factor kept as it is
-(`keeps_state`) and an undoing verb on a pronoun (`retracts`, H06) are no fix either.
+(`keeps_state`) and an undoing verb on a pronoun (`retracts`, H06) are no fix either. Since SI
+red team 44 (H1-H4, F3, F4) a clause of time or condition ("once K is V") names a state to
+reach, keeping the factor with no value prescribes its injected state whatever follows, putting
+"it" back after a step retracts the fix, only a past makes a subject's clause a statement, a
+workload's finite verb states, and "A -> B" reads as "from A to B" (docs/si-scoring.md §11,
+"Round 44").
 
 Two tails of an honest remedy are read as part of it (issue 41; docs/si-scoring.md §11, "Round
 35", "The cost and the limits"), each by a closed grammar at the remedy's end, so that what it
