@@ -1841,6 +1841,12 @@ def _tail(
         return None  # a clause with a verb goes on with the statement ("…, checkout recovers")
     if is_remedy(tail, own, reader.is_object, deviation_type):
         return None  # "— I'd delete it": the diagnosis's consequence (SI red team 36, W2)
+    remedy = remedy_end(text[sentence_start:end], own, reader.is_object, deviation_type)
+    if remedy is not None and sentence_start + remedy < tail_start:
+        # "Scale orders-db to 1 replica, the baseline.": the honest tail of a plain remedy,
+        # read by the remedy reader (`_remedy._tail_start`), not a clause of its own (SI red
+        # team 43, left open; SI red team 44)
+        return None
     return Unplain(
         "unaccounted_tail", tail_start, tail_start + len(tail), f"the clause {tail.strip()!r}"
     )

@@ -47,7 +47,12 @@ that value read as a remedy's (`gives_no_fix`; SI red team 41, A2, the depth of 
 H1). Since SI red team 43 (H01-H05, H13-H15) that value is read wherever the sentence gives the
 factor one, in any clause, after any opener or label, before or after the key
 (`sentence_values`), unless the clause states the deviation; the factor kept as it is
-(`keeps_state`) and an undoing verb on a pronoun (`retracts`, H06) are no fix either.
+(`keeps_state`) and an undoing verb on a pronoun (`retracts`, H06) are no fix either. Since SI
+red team 44 (H1-H4, F3, F4) a clause of time or condition ("once K is V") names a state to
+reach, keeping the factor with no value prescribes its injected state whatever follows, putting
+"it" back after a step retracts the fix, only a past makes a subject's clause a statement, a
+workload's finite verb states, and "A -> B" reads as "from A to B" (docs/si-scoring.md §11,
+"Round 44").
 
 Two tails of an honest remedy are read as part of it (issue 41; docs/si-scoring.md §11, "Round
 35", "The cost and the limits"), each by a closed grammar at the remedy's end, so that what it
@@ -922,8 +927,10 @@ def _remedy_parts(
         tail = _tail_start(rest, names_object)
         return rest[:tail], offered.end() + tail, None
     verb = found.group("verb")
-    if _RETRACTS.match(text, found.start("verb")) is not None:
-        return None  # "Afterwards revert it.": a retraction, no remedy (SI red team 43, H06)
+    if _RETRACTS.match(text, found.start("verb")) is not None or retracts(text):
+        # "Afterwards revert it.": a retraction, no remedy (SI red team 43, H06); "Afterwards
+        # put it back.", "Set K to 8080, test, then restore it." (SI red team 44, H3)
+        return None
     if _BACK_BEFORE.match(text, found.end()) is not None and _BACK_VERBS.match(verb) is None:
         return None  # "back" only puts back after its verbs ("push back SMTP_PORT"; W4; H3)
     at = found.end()
@@ -1167,6 +1174,9 @@ _NORM_LABEL = lazy_pattern(
     r"suggest(?:ed|ion)(?:\s+fix)?|propos(?:ed|al)(?:\s+fix)?|better|best|needed|required|"
     r"expected(?:\s+(?:state|value))?|correct(?:\s+(?:state|value))?|right\s+value|"
     r"step\s*\d*|to\s*do|todo|change|plan|should\s+be|must\s+be|wanted|"
+    # the good or the after side of a before / after pair (SI red team 44, F6: "Bad: K=8081.
+    # Good: K=8080.", "Before: … After: K=8080."): a remedy label, so "After: K=8081." withholds
+    r"good|after|new|fixed|corrected|to[\s-]be|"
     # any label whose words name a remedy ("Workaround:", "Remediation:", "Patch:", "Proposed
     # change:", "TL;DR fix:", "Fix →"; SI red team 43, H14, F05): a remedy, never a state, so
     # "Workaround: K=8080." gives the fix as "Fix: K=8080." does; an evidence label
@@ -1263,7 +1273,27 @@ def prescribes_fix(text: str, factor: Collection[str], deviation: RemedyDeviatio
     read = _normative(text, factor, fault)
     # read whole: "INVENTORY_PORT should be 8080, but it is fine." is read by the other rules
     folded = unicodedata.normalize("NFC", text)
-    return read is not None and _NORMATIVE_END.match(folded, read[1]) is not None
+    if read is None:
+        return False
+    at = read[1]
+    source = _PRESCRIBED_SOURCE.match(folded, at)
+    if source is not None and (
+        source.group("port") is None or same_value(source.group("port"), read[0].rstrip(".:"))
+    ):
+        at = (
+            source.end()
+        )  # "Good: K=8080 (service inventory listens on 8080)." (SI red team 44, F6)
+    return _NORMATIVE_END.match(folded, at) is not None
+
+
+# where the prescribed value comes from, after it (SI red team 44, F6): the port a service or a
+# deployment listens on, which must be the value given, or "matching" one
+_PRESCRIBED_SOURCE = lazy_pattern(
+    rf"\s*\(\s*(?:the\s+)?(?:service|deployment|svc)?\s*{_NAME}\s+(?:listens|serves|runs)\s+on"
+    rf"\s+(?:port\s+)?(?P<port>{_GIVEN})\s*\)|,?\s+(?:matching|to\s+match)\s+(?:the\s+)?"
+    rf"(?:service\s+|deployment\s+)?{_NAME}(?:['’]s?\s+(?:port|listening\s+port))?",
+    re.IGNORECASE,
+)
 
 
 # A value read wherever the sentence gives the factor one (SI red team 43, H01-H05, H13-H15:
@@ -1282,13 +1312,19 @@ def prescribes_fix(text: str, factor: Collection[str], deviation: RemedyDeviatio
 # prescription, so a value that is not the fix withholds the band, and the baseline keeps it.
 _CLAUSE_BOUNDARY = lazy_pattern(
     r"[;,()\[\]{}—–→!?]|\s-\s|:(?=\s)|\.(?=\s|\Z)|"
-    r"\b(?:but|while|whereas|although|though|which|so|because|since|and|or|then|yet|unless|if|"
-    r"when|whenever|once|until)\b",
+    # a subordinator of time or condition opens a clause too, its words first (SI red team 44,
+    # H1: "Restart checkout after K is 8081 again." held its "is" in the remedy's clause)
+    r"\b(?:as\s+soon\s+as|as\s+long\s+as|so\s+that|by\s+the\s+time|but|while|whereas|although|"
+    r"though|which|so|because|since|and|or|then|yet|unless|if|when|whenever|once|until|till|"
+    r"after)\b",
     re.IGNORECASE,
 )
 _NORMATIVE_WORD = lazy_pattern(
     r"\b(?:should|must|shall|ought|can|could|may|might|would|will|need|needs|needed|supposed|"
     r"meant|required|intended|best|better|want|wants|wanted|let|please|recommend\w*|"
+    # a verb of wanting in the third person: a workload's clause with it prescribes (SI red team
+    # 44, F3: "Checkout requires / deserves / prefers K 8081." is no evidence)
+    r"requires?|deserves?|prefers?|"
     r"suggest\w*|propos\w*|advis\w*|right|correct|proper|desired|target|ideal|ideally|fix|"
     r"fixes|workaround|remedy|solution|try|stick|ensure|make\s+sure|see\s+to\s+it)\b|\b['’](?:d|ll)\b|\b(?:has|have|is|are)\s+to\b",
     re.IGNORECASE,
@@ -1314,8 +1350,52 @@ _SUBJECT_OPENING = lazy_pattern(
 )
 _SUBORDINATORS = frozenset(
     {"because", "since", "if", "when", "whenever", "once", "until", "unless", "while", "whereas",
-     "although", "though"}
+     "although", "though", "till", "after", "as soon as", "as long as", "so that",
+     "by the time"}
 )  # fmt: skip
+# a subordinator of a time to come or of a condition to meet names a target state, never the
+# state the system is in (SI red team 44, H1: "Checkout recovers once K is 8081.", "Restart
+# checkout after K is 8081 again."): its clause prescribes its value, but where its own verb is
+# in the past ("once K was changed to 8081, checkout failed")
+_TARGET_SUBORDINATORS = frozenset(
+    {"once", "until", "till", "after", "as soon as", "as long as", "so that", "by the time",
+     "unless"}
+)  # fmt: skip
+# "if" and "when" state the deviation only where the sentence says the symptom ("If K is 8081,
+# checkout fails."); with a good outcome ("Checkout works when K is 8081.") they prescribe it
+_CONDITION_SUBORDINATORS = frozenset({"if", "when", "whenever"})
+_FAILING = lazy_pattern(
+    r"\b(?:fail\w*|crash\w*|cannot|can\s+not|not|never|no|errors?|erroring|refus\w*|"
+    r"time[sd]?\s+out|timing\s+out|timeouts?|break\w*|broke|broken|down|unreachable|"
+    r"unavailable|stuck|hangs?|hung|backoff|wrong|bad|outage|dies|died|exits?|exited)\b|"
+    r"n['’]t\b",
+    re.IGNORECASE,
+)
+# a verb in the past, or a time of the past: what makes a subject's clause a statement (SI red
+# team 44, H1, H4: "Someone set K to 8081 last night.", "We scaled orders-db to 0.")
+_PAST = lazy_pattern(
+    r"\b(?:was|were|had|did|been|became|went|got|ago|yesterday|earlier|previously|formerly|"
+    r"originally|last\s+(?:night|week|month|time|deploy\w*|release|rollout|change)|"
+    r"this\s+morning|broke|ran|took|made|came|began|brought|fell|gave|held|lost|sent|wrote|saw|"
+    r"knew|went|stood|threw|told|thought|caught|died|quit)\b|\b[A-Za-z]{2,}(?<![eE])ed\b",
+    re.IGNORECASE,
+)
+# a time of the future: what the sentence asks for next (SI red team 44, H4: "Then you set K to
+# 8081.", "The operator sets K to 8081 next."); "now" is the incident's present ("The checkout
+# pods now dial K 8081."), and with a subject that acts it prescribes anyway
+_FUTURE = lazy_pattern(
+    r"\b(?:next|then|afterwards?|later|tomorrow|soon|tonight|going\s+to|gonna|"
+    r"from\s+now\s+on|going\s+forward)\b",
+    re.IGNORECASE,
+)
+# who acts on the estate: the reader, the writer or the team that runs it (SI red team 44, H4:
+# "We set K to 8081 and redeploy checkout.", "Next, you set K to 8081."); their clause in the
+# present prescribes
+_AGENT_SUBJECT = lazy_pattern(
+    r"\W*(?:i|we|you|let['’]?s|one|(?:the|our|your)\s+(?:operators?|team|on-?call|admins?|"
+    r"administrators?|sres?|engineers?|ops|platform\s+team|oncall))\b",
+    re.IGNORECASE,
+)
 # what may stand before a subordinate clause's key that is its subject: an article
 _SUBJECT_KEY = lazy_pattern(r"\s*(?:(?:the|its)\s+)?(?:key\s+)?", re.IGNORECASE)
 # a preposition that opens a state ("With K at 8081, …", "Given K=8081, …")
@@ -1332,7 +1412,9 @@ _EVIDENCE_LABEL = lazy_pattern(
     r"current(?:ly)?(?:\s+(?:state|value|config(?:uration)?))?|actual(?:\s+(?:state|value))?|"
     r"saw|seen|found|findings?|now|before|was|is|status|state|live|logs?|events?|symptoms?|"
     r"diagnosis|problem|issue|why|reason|note|facts?|data|output|results?|proof|details|"
-    r"context|background|summary|tl;?dr)\s*(?:\([^)]*\))?\s*(?:[:—–→]|-(?=\s))",
+    r"context|background|summary|tl;?dr|"
+    # the bad or the before side of a pair (SI red team 44, F6: "Bad: K=8081. Good: K=8080.")
+    r"bad|culprit|wrong|broken|faulty|old|as[\s-]is)\s*(?:\([^)]*\))?\s*(?:[:—–→]|-(?=\s))",
     re.IGNORECASE,
 )
 _GIVEN_VALUE = rf"(?:{_GIVEN}|zero)"
@@ -1389,18 +1471,23 @@ class _Clause:
     end: int
     key_start: int
     key_end: int
-    # opened by a subordinator ("because", "if", "once", …)
-    subordinate: bool = False
+    # opened by a subordinator ("because", "if", "once", …): the subordinator, folded
+    subordinator: str = ""
+
+    @property
+    def subordinate(self) -> bool:
+        return bool(self.subordinator)
 
 
 def _clauses_naming(text: str, dependency: Collection[str]) -> list[_Clause]:
     """Each occurrence of the factor's own subject or resource in `text`, with its clause."""
     cuts = [0]
-    subordinated = set()
+    subordinated: dict[int, str] = {}
     for cut in _CLAUSE_BOUNDARY.finditer(text):
         cuts += [cut.start(), cut.end()]
-        if cut.group().casefold() in _SUBORDINATORS:
-            subordinated.add(cut.end())
+        word = " ".join(cut.group().casefold().split())
+        if word in _SUBORDINATORS:
+            subordinated[cut.end()] = word
     cuts.append(len(text))
     found = []
     for token in _TOKEN.finditer(text):
@@ -1412,7 +1499,7 @@ def _clauses_naming(text: str, dependency: Collection[str]) -> list[_Clause]:
         slot = _KEY_SLOT.match(text, token.end()) or _KEY_MARK.match(text, token.end())
         after = token.end() if slot is None else slot.end()
         end = cuts[bisect_left(cuts, after)]
-        found.append(_Clause(start, end, token.start(), token.end(), start in subordinated))
+        found.append(_Clause(start, end, token.start(), token.end(), subordinated.get(start, "")))
     return found
 
 
@@ -1427,14 +1514,50 @@ def _label_before(text: str, at: int) -> str:
     return text[max(0, index - 80) : index]
 
 
-def _states(text: str, clause: _Clause, upto: int) -> bool:
+# a workload or an object of the scenario as a clause's subject, then its finite verb in the third
+# person or the past (SI red team 44, F3: "Checkout dials K 8081 and times out.", "Checkout
+# talks to K 8081"): what the system does, a statement whatever the verb, so that no list of
+# stating verbs has to hold every verb of evidence
+_OBJECT_SUBJECT = lazy_pattern(
+    r"\W*(?:the\s+)?(?P<subject>[A-Za-z0-9][\w./-]*[A-Za-z0-9])"
+    r"(?:\s+(?:pods?|deployment|service|app|application|containers?|workload|process))?"
+    r"\s+(?:(?:still|always|also|just|only|now|then|repeatedly|never)\s+)?"
+    r"(?P<verb>[a-z]+(?<!s)s|[a-z]{2,}(?<!e)ed)\b",
+    re.IGNORECASE,
+)
+
+
+def _no_subject(_name: str) -> bool:
+    return False
+
+
+def _states(
+    text: str,
+    clause: _Clause,
+    upto: int,
+    names_subject: Callable[[str], bool] = _no_subject,
+    past_after: bool = True,
+) -> bool:
     """Whether `clause`, up to `upto` (its value), states the deviation rather than prescribes:
-    a normative word makes it a prescription; else a finite verb of being, reading or breaking,
-    a subject before its verb or a gerund opening make it a statement; else it prescribes (fail
-    closed)."""
+    a normative word makes it a prescription, and so does a subordinator of a time to come or a
+    condition to meet (`_TARGET_SUBORDINATORS`; SI red team 44, H1); else a finite verb of
+    being, reading or breaking, a subject in the past or a workload's finite verb
+    (`names_subject`; F3), or a gerund opening make it a statement; a subject that acts on the
+    estate in the present or a time to come prescribes (H4); else it prescribes (fail
+    closed). The past is looked for after `upto` too ("… to 8081 yesterday, which broke
+    checkout") unless `past_after` is False: what follows a kept factor is its state ("the way
+    you found it"), never the clause's tense."""
     said = text[clause.start : upto]
     if _NORMATIVE_WORD.search(said):
         return False
+    subordinator = clause.subordinator
+    if subordinator in _TARGET_SUBORDINATORS or (
+        subordinator in _CONDITION_SUBORDINATORS
+        and not _FAILING.search(text[: clause.start] + " " + text[clause.end :])
+    ):
+        # "once K is 8081", "after K is 8081 again", "Checkout works when K is 8081.": the
+        # state to reach, a prescription, unless its verb is past (SI red team 44, H1)
+        return _PAST.search(said) is not None
     if _STATING_WORD.search(said):
         return True
     label = _label_before(text, clause.start)
@@ -1448,10 +1571,23 @@ def _states(text: str, clause: _Clause, upto: int) -> bool:
         return True  # "With INVENTORY_PORT at 8081, checkout fails.": a state, no verb
     opening = _SUBJECT_OPENING.match(said)
     # "The INVENTORY_PORT …": an article before the key is the key's, not another subject
-    return opening is not None and not (
+    subject = opening is not None and not (
         opening.group().strip().casefold() in ("the", "a", "an")
         and clause.start + opening.end() >= clause.key_start - 1
     )
+    acting = _OBJECT_SUBJECT.match(said)
+    if not subject and acting is not None and names_subject(acting.group("subject")):
+        subject = acting.end() <= clause.key_start - clause.start
+    if not subject:
+        return False
+    # only a past makes a subject's clause a statement (SI red team 44, H4): a time to come
+    # ("Then you set K to 8081.", "The operator sets K to 8081 next.") or who acts on the estate
+    # in the present ("We set K to 8081 and redeploy checkout.") prescribes
+    if _PAST.search(said) or (past_after and _PAST.search(text, upto)):
+        return True
+    if _FUTURE.search(text, 0, clause.end):
+        return False
+    return _AGENT_SUBJECT.match(said) is None
 
 
 def _value_after(text: str, clause: _Clause) -> tuple[str, int] | None:
@@ -1486,15 +1622,52 @@ def _value_after(text: str, clause: _Clause) -> tuple[str, int] | None:
     return None
 
 
-def sentence_values(text: str, factor: Collection[str], fault: InjectedFault) -> list[str]:
+# an arrow between two values ("K 8081 -> 8080", "=>", "-->", "→") reads as "from A to B" (SI
+# red team 44, F4): the value before it is the one replaced, the one after it the one given
+_ARROW = lazy_pattern(
+    rf"(?P<old>{_GIVEN_VALUE})\s*(?:-{{1,2}}>|=>|→|⟶|⇒)\s*(?P<new>{_GIVEN_VALUE})(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def _arrows_read(text: str) -> str:
+    """`text` with each arrow between two values written as "from A to B"."""
+    return _ARROW.sub(lambda found: f"from {found['old']} to {found['new']}", text)
+
+
+def _subjects(
+    factor: Collection[str], fault: InjectedFault, names_object: Callable[[str], bool]
+) -> Callable[[str], bool]:
+    """Whether a token names an object of the scenario other than the factor's own subject and
+    resource: the statement's names (its workload), the estate's workloads, or an object the
+    reader knows (`names_object`); a clause's subject of these states (SI red team 44, F3)."""
+    own = {fold_name(name.rsplit("/", 1)[-1]) for name in (fault.subject, fault.resource) if name}
+    known = {fold_name(name.rsplit("/", 1)[-1]) for name in factor}
+    known |= {entry.rpartition("/")[2] for entry in fault.workloads or ()}
+
+    def names_subject(token: str) -> bool:
+        folded = fold_name(token.rsplit("/", 1)[-1])
+        return folded not in own and (folded in known or names_object(token))
+
+    return names_subject
+
+
+def sentence_values(
+    text: str,
+    factor: Collection[str],
+    fault: InjectedFault,
+    names_object: Callable[[str], bool] = _no_object,
+) -> list[str]:
     """The values `text` prescribes for the factor wherever it gives it one (see above): each
     clause naming the factor's own subject or resource that neither states the deviation nor
-    negates, its value after the key or before it; "zero" is 0."""
-    folded = unicodedata.normalize("NFC", text)
+    negates, its value after the key or before it; "zero" is 0. A value after an arrow is the
+    one given, the one before it the one replaced (`_arrows_read`; SI red team 44, F4)."""
+    folded = _arrows_read(unicodedata.normalize("NFC", text))
     if _EVIDENCE_LABEL.match(folded):
         return []
     names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
     own = {fold_name(name.rsplit("/", 1)[-1]) for name in (fault.subject, fault.resource) if name}
+    names_subject = _subjects(factor, fault, names_object)
     stopped = fault.deviation_type in _STOPPED_TYPES
     given: list[str] = []
     for clause in _clauses_naming(folded, own or names):
@@ -1520,18 +1693,36 @@ def sentence_values(text: str, factor: Collection[str], fault: InjectedFault) ->
         if read is None:
             continue
         value, upto = read
-        if _NEGATION.search(folded, clause.start, upto) or _states(folded, clause, upto):
+        if _NEGATION.search(folded, clause.start, upto) or _states(
+            folded, clause, upto, names_subject
+        ):
             continue
         value = value.rstrip(".:")
         given.append("0" if value.casefold() == "zero" else value)
     return given
 
 
+# what keeping the factor does not keep its state: a verb or a noun of change ("Keep the
+# INVENTORY_PORT fix in place."), or the rest of its resource ("Leave the rest of
+# checkout-config untouched.")
+_CHANGED_KEPT = lazy_pattern(
+    r"\b(?:chang\w*|fix\w*|patch\w*|updat\w*|edit\w*|correct\w*|new|rest|other|others|"
+    r"remaining|everything\s+else|restor\w*|revert\w*|set|sets|setting|replac\w*|switch\w*|"
+    # keeping watch or a record of the factor keeps nothing of its state ("Keep an eye on K.")
+    r"eye|eyes|watch\w*|track|monitor\w*|note|notes|record|records|log|logs|copy|backup)\b",
+    re.IGNORECASE,
+)
+
+
 def keeps_state(text: str, factor: Collection[str], fault: InjectedFault) -> bool:
     """Whether `text` prescribes that the factor stay as the injection left it (SI red team 43,
-    H04, H05): a clause naming it with a verb of keeping and a kept state ("Keep K as is.",
-    "K should stay scaled down.", "K can stay absent."), of every deviation type; of an extra
-    key, a state of absence is the fix. A clause that states or negates is none."""
+    H04, H05; SI red team 44, H2): a clause naming it with a verb of keeping, no value and no
+    word of change ("Keep K as is.", "Keep K the same.", "Keep the current K.", "Leave the K
+    value the way you found it.", "K should stay scaled down.", "K can stay absent."), of every
+    deviation type, whatever follows the factor: the test is inverted from round 43's list of
+    kept states, which could not hold every way of saying "as it is" (fail closed). Of an extra
+    key, a state of absence is the fix. A clause that states or negates is none; a value the
+    clause gives is read by `sentence_values`."""
     folded = unicodedata.normalize("NFC", text)
     if _EVIDENCE_LABEL.match(folded):
         return False
@@ -1539,14 +1730,17 @@ def keeps_state(text: str, factor: Collection[str], fault: InjectedFault) -> boo
     own = {fold_name(name.rsplit("/", 1)[-1]) for name in (fault.subject, fault.resource) if name}
     for clause in _clauses_naming(folded, own or names):
         keeping = _KEEPING_VERB.search(folded, clause.start, clause.end)
-        state = _KEPT_STATE.search(folded, clause.key_end, clause.end)
-        if keeping is None or state is None:
+        if keeping is None or _CHANGED_KEPT.search(folded, clause.start, clause.end):
             continue
-        if fault.deviation_type in _REMOVED_TYPES and _REMOVED_STATE.fullmatch(state.group()):
+        if _value_after(folded, clause) is not None:
+            continue  # "Keep K at 8081.": its value, read by `sentence_values`
+        removed = _REMOVED_STATE.search(folded, clause.key_end, clause.end)
+        if fault.deviation_type in _REMOVED_TYPES and removed is not None:
+            continue  # "Leave LEGACY_SHARD_COUNT out.": the fix
+        upto = max(keeping.end(), clause.key_end)
+        if _NEGATION.search(folded, clause.start, clause.end):
             continue
-        if _NEGATION.search(folded, clause.start, state.start()):
-            continue
-        if _states(folded, clause, state.start()):
+        if _states(folded, clause, upto, past_after=False):
             continue
         return True
     return False
@@ -1562,12 +1756,41 @@ _RETRACTS = lazy_pattern(
     r"(?!\s+(?:to|at)\b)",
     re.IGNORECASE,
 )
+# the thing undone: a pronoun, the change, or the value before it
+_UNDONE = (
+    r"(?:it|them|that|this|these|those|the\s+(?:change|fix|remedy|edit|patch|update)|"
+    r"(?:the|its)\s+(?:old|previous|original|former|earlier|prior)\s+(?:value|setting|state|"
+    r"config(?:uration)?|port|one|count|replicas?))"
+)
+# a verb that puts a thing back as it was, with that thing as its object and no value or source
+# after it (SI red team 44, H3: "Afterwards put it back.", "…, test, then restore it.", "bring it
+# back", "reinstate it", "reset it"): after a remedy, an undoing. Alone it may be a missing
+# key's remedy ("Restore it from git.", "Put it back."), so it retracts only after a time of
+# sequence in its sentence (`_SEQUENCE`), which says a step before it is undone
+_PUTS_BACK = lazy_pattern(
+    rf"\b(?:(?:put|puts|putting|bring|brings|bringing|brought|switch\w*|chang\w*|set|sets|"
+    rf"setting|turn\w*|flip\w*|mov\w*|scal\w*|go|goes|going)\s+(?:{_UNDONE}\s+)?back|"
+    rf"(?:restor|reinstat|re-?set|re-?appl|re-?enabl)\w*\s+{_UNDONE})\b"
+    r"(?!\s+(?:to|at|from|with|in|into|on)\b|\s*[=:(])",
+    re.IGNORECASE,
+)
+_SEQUENCE = lazy_pattern(
+    r"\b(?:then|afterwards?|later|after(?:\s+(?:that|this|testing|the\s+test|a\s+while|\w+))?|"
+    r"next|finally|eventually|once\s+(?:done|tested|it\s+works|verified)|when\s+(?:done|"
+    r"finished)|subsequently|tomorrow|at\s+the\s+end)\b",
+    re.IGNORECASE,
+)
 
 
 def retracts(text: str) -> bool:
-    """Whether `text` undoes "it" or "the change" (`_RETRACTS`), not under a negation."""
+    """Whether `text` undoes "it" or "the change" (`_RETRACTS`), or puts it back after a time
+    of sequence (`_PUTS_BACK`; SI red team 44, H3), not under a negation."""
     folded = unicodedata.normalize("NFC", text)
     found = _RETRACTS.search(folded)
+    if found is None:
+        found = _PUTS_BACK.search(folded)
+        if found is not None and _SEQUENCE.search(folded, 0, found.start()) is None:
+            found = None
     return found is not None and _NEGATION.search(folded, 0, found.start()) is None
 
 
@@ -1586,10 +1809,11 @@ def gives_no_fix(
     if keeps_missing(text, factor, fault) or keeps_state(text, factor, fault):
         return True
     if retracts(text):
-        return True  # "Afterwards revert it." (SI red team 43, H06)
+        return True  # "Afterwards revert it." (SI red team 43, H06), "… put it back" (44, H3)
+    text = _arrows_read(text)  # "Change K 8081 -> 8080." (SI red team 44, F4)
     given = _values_given(unicodedata.normalize("NFC", text), factor, names_object, fault)
     given += normative_values(text, factor, fault) or []
-    given += sentence_values(text, factor, fault)
+    given += sentence_values(text, factor, fault, names_object)
     return any(
         not plain_value(value, fault, names_object) or _not_the_fix(value, fault) for value in given
     )
