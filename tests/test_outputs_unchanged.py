@@ -18,12 +18,12 @@ pytestmark = pytest.mark.slow
 
 
 def test_demo_and_red_team_outputs_are_byte_identical_to_the_manifest(
-    tmp_path: Path, demo_run: Completed, ci_red_team: Completed
+    tmp_path: Path, demo_run: Completed, red_team_run: Completed
 ) -> None:
     # This test run's one demo and one CI-budget red team (tests/conftest.py).
-    assert ci_red_team.exit_code == 0, ci_red_team.stderr
+    assert red_team_run.exit_code == 0, red_team_run.stderr
     golden = json.loads(GOLDEN_PATH.read_text(encoding="utf-8"))
-    produced = produce_outputs(tmp_path, demo=demo_run.out, redteam=ci_red_team.out)
+    produced = produce_outputs(tmp_path, demo=demo_run.out, redteam=red_team_run.out)
     for part in ("demo", "redteam"):
         missing = sorted(set(golden[part]) - set(produced[part]))
         extra = sorted(set(produced[part]) - set(golden[part]))

@@ -169,7 +169,7 @@ DEMO_SKIP = ("run-answer-key-reader/", "candidate/")
 def produce_outputs(
     work: Path, demo: Path | None = None, redteam: Path | None = None
 ) -> dict[str, dict[str, str]]:
-    """The manifests of `provebench demo` and the CI-budget red team (seed 0): of the folders
+    """The manifests of `provebench demo` and the full-budget red team (seed 0): of the folders
     given, or of runs into `work`."""
     import subprocess
     import sys
@@ -180,7 +180,7 @@ def produce_outputs(
         commands.append(["demo", "--out", str(demo)])
     if redteam is None:
         redteam = work / "redteam"
-        commands.append(["pilot", "redteam", "--budget", "ci", "--out", str(redteam), "--quiet"])
+        commands.append(["pilot", "redteam", "--budget", "full", "--out", str(redteam), "--quiet"])
     for command in commands:
         completed = subprocess.run(
             [sys.executable, "-m", "provebench", *command],

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 
-from provebench.pilot.redteam import RedteamReport, run_redteam
+from provebench.pilot.redteam import REPORT_FILE, SUMMARY_FILE, RedteamReport
 from tests.helpers.published_scorer import PublishedScorerWorker, published_script_or_skip
-from tests.helpers.shared_run import made_once
+from tests.helpers.shared_run import Completed
 
 
 @pytest.fixture(scope="module")
@@ -33,15 +32,25 @@ def case_dir(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRe
 
 
 @pytest.fixture(scope="session")
-def full_red_team(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RedteamReport]:
-    """The red team at the full pilot §14 budget (seed 0, two workers; about a minute and a
-    half on two cores), once per test run, as its report folder and its report object:
+def full_red_team(red_team_run: Completed) -> tuple[Path, RedteamReport]:
+    """The run's one red team at the full pilot §14 budget (seed 0, `pilot redteam`,
+    tests/conftest.py), as its report folder and its report object, read back from the folder:
     `pilot_pass` accepts no smaller report, and the budget test reads the same one."""
+    assert red_team_run.exit_code == 0, red_team_run.stderr
+    return red_team_run.out, report_of(red_team_run.out)
 
-    def make(folder: Path) -> None:
-        report = run_redteam(folder / "report", seed=0, level="full", workers=2)
-        (folder / "report.json").write_text(json.dumps(asdict(report)), encoding="utf-8")
 
-    folder = made_once(tmp_path_factory, "red-team-full", make)
-    report = RedteamReport(**json.loads((folder / "report.json").read_text(encoding="utf-8")))
-    return folder / "report", report
+def report_of(folder: Path) -> RedteamReport:
+    """The report a red team wrote into `folder`, from its summary and its attacks; the summary
+    it gives again is the one written (a field left out here would show as a difference)."""
+    summary = json.loads((folder / SUMMARY_FILE).read_text(encoding="utf-8"))
+    report = RedteamReport(
+        seed=summary["seed"],
+        level=summary["budget_level"],
+        attacks=json.loads((folder / REPORT_FILE).read_text(encoding="utf-8")),
+        reference=summary["reference"],
+        achieved={line: entry["achieved"] for line, entry in summary["budget"].items()},
+        corpora=summary["corpora"],
+    )
+    assert report.summary() == summary, folder
+    return report

@@ -159,9 +159,9 @@ def test_an_si_report_shows_the_deciding_row(
 
 
 def test_the_red_team_and_suite_reports_render_in_the_browser(
-    browser: Any, ci_red_team: Any, suite_folders: dict[str, Path], tmp_path: Path
+    browser: Any, red_team_run: Any, suite_folders: dict[str, Path], tmp_path: Path
 ) -> None:
-    folders = {"redteam": ci_red_team.out, **{f"suite-{k}": v for k, v in suite_folders.items()}}
+    folders = {"redteam": red_team_run.out, **{f"suite-{k}": v for k, v in suite_folders.items()}}
     for name, folder in folders.items():
         page = _shown(
             browser, folder, tmp_path / f"{name}.html", _artifacts(tmp_path) / f"{name}.png"

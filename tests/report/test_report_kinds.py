@@ -25,31 +25,37 @@ def _page(folder: Path, tmp_path: Path, name: str) -> tuple[str, str]:
 
 
 def test_a_red_team_folder_reports_every_attack_and_the_budget(
-    ci_red_team: Completed, tmp_path: Path
+    red_team_run: Completed, tmp_path: Path
 ) -> None:
-    summary = json.loads((ci_red_team.out / "redteam-summary.json").read_text())
+    summary = json.loads((red_team_run.out / "redteam-summary.json").read_text())
     assert detect_kind(summary) == "redteam"
-    html, text = _page(ci_red_team.out, tmp_path, "redteam")
+    html, text = _page(red_team_run.out, tmp_path, "redteam")
     why = text.split("Why", 1)[1]
     assert f"{summary['caught']} of {summary['attacks']} attacks caught" in why
-    assert "Budget (ci): below the §14 minimum in generated_events" in why
+    assert "Budget (full): every §14 minimum met." in why
     assert html.count('<svg xmlns="http://www.w3.org/2000/svg" class="chart"') == 2
-    attacks = json.loads((ci_red_team.out / "redteam.json").read_text())
+    attacks = json.loads((red_team_run.out / "redteam.json").read_text())
     for attack in attacks:
         assert attack["attack"] in text
     assert f"Attacks ({len(attacks)})" in text
 
 
 def test_a_failed_red_team_says_which_attack_escaped(
-    ci_red_team: Completed, tmp_path: Path
+    red_team_run: Completed, tmp_path: Path
 ) -> None:
     folder = tmp_path / "escaped"
     folder.mkdir()
-    summary = json.loads((ci_red_team.out / "redteam-summary.json").read_text())
+    summary = json.loads((red_team_run.out / "redteam-summary.json").read_text())
     summary.update(passed=False, caught=summary["caught"] - 1, uncaught=["deleting-an-error"])
+    # A smaller budget, as `--budget ci` gives: the line says which minimum it falls short of.
+    minimum = summary["budget"]["generated_events"]["minimum"]
+    summary["budget_level"] = "ci"
+    summary["budget"]["generated_events"]["achieved"] = minimum - 1
     (folder / "redteam-summary.json").write_text(json.dumps(summary))
     html, text = _page(folder, tmp_path, "escaped")
-    assert "uncaught: deleting-an-error" in text.split("Why", 1)[1]
+    why = text.split("Why", 1)[1]
+    assert "uncaught: deleting-an-error" in why
+    assert f"Budget (ci): below the §14 minimum in generated_events {minimum - 1}/{minimum}." in why
     assert 'class="headline fail"' in html
     assert "no redteam.json beside the summary" in text
 
@@ -91,17 +97,17 @@ def test_the_cli_takes_a_folder_and_refuses_one_it_cannot_read(
 
 
 def test_red_team_and_suite_reports_are_deterministic_and_inert(
-    ci_red_team: Completed, suite_folders: dict[str, Path], tmp_path: Path
+    red_team_run: Completed, suite_folders: dict[str, Path], tmp_path: Path
 ) -> None:
     from provebench.report import render_report
 
-    for folder in (ci_red_team.out, suite_folders["safe-operator"]):
+    for folder in (red_team_run.out, suite_folders["safe-operator"]):
         first = write_report(folder, tmp_path / "a.html").read_bytes()
         second = write_report(folder, tmp_path / "b.html").read_bytes()
         assert first == second
         assert str(folder).encode() not in first  # nothing of where the folder lies
-    summary = json.loads((ci_red_team.out / "redteam-summary.json").read_text())
-    attacks = json.loads((ci_red_team.out / "redteam.json").read_text())
+    summary = json.loads((red_team_run.out / "redteam-summary.json").read_text())
+    attacks = json.loads((red_team_run.out / "redteam.json").read_text())
     attacks[1]["evidence"] = ["not a run", {"expected_signals_found": 3}]  # malformed: shown empty
     attacks[0]["attack"] = "<script>alert(1)</script>"
     attacks[0]["category"] = '"><img src=x onerror=alert(2)>'

@@ -54,16 +54,18 @@ CLAIMS = (
 
 
 @pytest.fixture(scope="module")
-def ci_run(ci_red_team: Completed) -> tuple[Path, Completed]:
-    """`pilot redteam --seed 0 --budget ci`, run once per test run (tests/conftest.py)."""
-    return ci_red_team.out, ci_red_team
+def shared_run(red_team_run: Completed) -> tuple[Path, Completed]:
+    """`pilot redteam --seed 0 --budget full`, run once per test run (tests/conftest.py)."""
+    return red_team_run.out, red_team_run
 
 
 ATTACKS_BY_NAME = {attack.name: attack for attack in ATTACKS}
 
 
-def test_every_attack_is_caught_and_the_reference_is_clean(ci_run: tuple[Path, Completed]) -> None:
-    out, result = ci_run
+def test_every_attack_is_caught_and_the_reference_is_clean(
+    shared_run: tuple[Path, Completed],
+) -> None:
+    out, result = shared_run
     assert result.exit_code == 0, result.output
     entries = json.loads((out / "redteam.json").read_text(encoding="utf-8"))
     assert [entry["attack"] for entry in entries] == [attack.name for attack in ATTACKS]
@@ -90,12 +92,12 @@ def test_every_attack_is_caught_and_the_reference_is_clean(ci_run: tuple[Path, C
 
 
 def test_progress_is_a_stderr_line_per_importer_never_in_the_output(
-    ci_run: tuple[Path, Completed],
+    shared_run: tuple[Path, Completed],
 ) -> None:
     # Not a terminal (a pipe): plain lines, the reference first, then the attacks in order.
     # One line per importer: one that carries out two attacks (the same defect judged on two
     # situations) says both.
-    _, result = ci_run
+    _, result = shared_run
     importers = [agent for agent, *_ in agents_of(ATTACKS)]
     total = len(importers)
     expected = [f"1/{total} reference: clean"] + [
@@ -107,20 +109,27 @@ def test_progress_is_a_stderr_line_per_importer_never_in_the_output(
     assert not re.search(rf"^\d+/{total} [\w-]+: ", result.stdout, re.MULTILINE)
 
 
-def test_the_budget_is_counted_from_corpora_and_attempts(ci_run: tuple[Path, Completed]) -> None:
-    out, _ = ci_run
+def test_the_budget_is_counted_from_corpora_and_attempts(
+    shared_run: tuple[Path, Completed],
+) -> None:
+    out, _ = shared_run
     summary = json.loads((out / "redteam-summary.json").read_text(encoding="utf-8"))
-    corpus = json.loads((out / "corpora" / "public" / "corpus.json").read_text(encoding="utf-8"))
+    corpora = [
+        json.loads((out / "corpora" / entry["name"] / "corpus.json").read_text(encoding="utf-8"))
+        for entry in summary["corpora"]
+    ]
+    assert len(corpora) == 2  # the fresh control set and the heavy public corpus
     budget = summary["budget"]
-    assert budget["generated_events"]["achieved"] == corpus["counts"]["events"]
-    faults = corpus["counts"]["by_kind"]["api_fault"]
-    broken = corpus["counts"]["by_case"]["corrupted"] + corpus["counts"]["by_case"]["unsupported"]
+    assert budget["generated_events"]["achieved"] == sum(c["counts"]["events"] for c in corpora)
+    faults = sum(c["counts"]["by_kind"]["api_fault"] for c in corpora)
+    broken = sum(
+        c["counts"]["by_case"]["corrupted"] + c["counts"]["by_case"]["unsupported"] for c in corpora
+    )
     assert budget["failure_scenarios"]["achieved"] == faults + broken
     # Attempts on permissions and the log: at least one per cycle from the status and source
     # attackers, so the line is never a constant.
-    assert (
-        budget["log_and_permission_attacks"]["achieved"] >= 2 * corpus["config"]["sizes"]["cycles"]
-    )
+    cycles = sum(c["config"]["sizes"]["cycles"] for c in corpora)
+    assert budget["log_and_permission_attacks"]["achieved"] >= 2 * cycles
 
 
 def test_every_mandatory_attack_and_claim_is_in_the_catalogue() -> None:

@@ -164,8 +164,9 @@ def test_the_corpus_plan_tries_the_next_seed_until_the_last_page_holds_an_admiss
 
 @pytest.mark.slow
 def test_every_attack_is_exercised_and_caught_on_a_seed_of_the_sweep(tmp_path: Path) -> None:
-    # The sweep at a small scale (docs/pilot-redteam.md, "Seed sweep", has the full one), beside
-    # CI seed 0, which the suite's shared `pilot redteam` runs (tests/conftest.py, ci_red_team).
+    # The sweep at a small scale (docs/pilot-redteam.md, "Seed sweep", has the full one): the
+    # one run of the whole catalogue at the CI budget, beside the full budget's seed 0, which the
+    # suite's shared `pilot redteam` runs (tests/conftest.py, red_team_run).
     # One seed: CI seeds 14, 17 and 38 each ran the same 46 attacks through the same code, every
     # one exercised and caught, at about half a minute each. 38 is kept: its corpus gave the most
     # situation evidence (147 instances, against 139 for 14 and 140 for 17).
