@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from provebench.sandbox._channel import CandidateFailed
 from provebench.sandbox._launch import sandbox_process
 from provebench.sandbox._limits import DEFAULT_LIMITS, MIB, Limits
 from provebench.sandbox._policy import PACKAGE_DIR, SANDBOX_ENV, SandboxPolicy
@@ -57,7 +60,7 @@ def test_si_writes_into_sandbox_stop_at_the_work_limit(tmp_path: Path) -> None:
 
 
 SCRIPT = """
-import os
+import os, sys
 print(sorted(os.listdir("/sandbox")), open("/sandbox/work/kept.txt").read(), os.getcwd())
 with open("/sandbox/work/kept.txt", "a") as handle:
     handle.write("written inside\\n")
@@ -65,12 +68,13 @@ os.mkdir("/sandbox/work/made")
 os.symlink("kept.txt", "/sandbox/work/made/link")
 with open("/sandbox/diagnostics.jsonl", "w") as handle:
     handle.write("{}\\n")
-open("/sandbox/work/big", "wb").write(b"x" * (8 << 20))
+open("/sandbox/work/big", "wb").write(b"x" * (int(sys.argv[1]) << 20))
 """
 
 
-def _launch(tmp_path: Path, carried: bool) -> Path:
-    """A launch of `SCRIPT` over a cycle folder of one file, work/ bounded to 4 MiB."""
+def _launch(tmp_path: Path, carried: bool, big_mib: int = 8) -> Path:
+    """A launch of `SCRIPT` over a cycle folder of one file, work/ bounded to 4 MiB; its file
+    `big` of `big_mib` MiB (8: "no space left on device")."""
     private = tmp_path / f"cycle-{carried}"
     (private / "work").mkdir(parents=True)
     (private / "work" / "kept.txt").write_text("committed\n", encoding="utf-8")
@@ -78,24 +82,36 @@ def _launch(tmp_path: Path, carried: bool) -> Path:
     policy = SandboxPolicy(code=(), hidden=(), limits=Limits(work_dir_mib=4))
     with sandbox_process(
         policy,
-        ["/usr/bin/env", "python3", "-c", SCRIPT],
+        ["/usr/bin/env", "python3", "-c", SCRIPT, str(big_mib)],
         private_dir=private,
         env=SANDBOX_ENV,
         carried=carried,
     ) as process:
-        assert process.wait_command(60) == 1  # the 8 MiB file: "no space left on device"
+        assert process.wait_command(60) == (1 if big_mib >= 4 else 0)
     return private
 
 
 def test_a_carried_cycle_finds_its_folder_and_keeps_what_it_wrote(tmp_path: Path) -> None:
-    private = _launch(tmp_path, carried=True)
+    private = _launch(tmp_path, carried=True, big_mib=1)
     assert (private / "work" / "kept.txt").read_text(encoding="utf-8") == (
         "committed\nwritten inside\n"
     )
     assert (private / "work" / "made" / "link").readlink() == Path("kept.txt")
     assert (private / "diagnostics.jsonl").read_text(encoding="utf-8") == "{}\n"
     assert (private / "key.json").is_file()
-    assert (private / "work" / "big").stat().st_size < 4 * MIB
+    assert (private / "work" / "big").stat().st_size == MIB
+
+
+def test_a_carried_cycle_that_filled_sandbox_is_not_copied_back(tmp_path: Path) -> None:
+    """A `/sandbox` filled to the tmpfs's size is over the work limit as the copy back counts
+    it (each entry costs 4096 bytes besides its bytes; sandbox red team 44, G1-1): nothing is
+    copied to the host and the cycle is the candidate's `WorkDirectoryTooLarge`. (Before, such
+    a folder was carried, its `big` cut short.)"""
+    with pytest.raises(CandidateFailed, match="over the 4 MiB limit") as failed:
+        _launch(tmp_path, carried=True)
+    assert failed.value.type_name == "WorkDirectoryTooLarge"
+    private = tmp_path / "cycle-True"
+    assert sorted(p.name for p in private.rglob("*")) == ["kept.txt", "key.json", "work"]
 
 
 def test_a_launch_that_carries_nothing_leaves_its_folder_as_it_was(tmp_path: Path) -> None:

@@ -26,13 +26,15 @@ from typing import IO
 
 from provebench._errors import ProvebenchError
 from provebench._read_once import copy_tree_once, empty_folder, open_folder
+from provebench.sandbox._channel import CandidateFailed
 from provebench.sandbox._held_code import BWRAP_MAX_ARGUMENTS
-from provebench.sandbox._limits import MIB, launch_cgroup, preexec_for
+from provebench.sandbox._limits import MIB, Limits, launch_cgroup, preexec_for
 from provebench.sandbox._policy import SANDBOX_DIR, SandboxPolicy
 from provebench.sandbox._protect import protect_laboratory
 from provebench.sandbox._relayed import RelayedOutput, TerminalText
 from provebench.sandbox._tool import bwrap_tool
 from provebench.sandbox._wait import readable
+from provebench.sandbox._workdir import measure_held, over_limit_message
 
 MAX_OUTPUT_BYTES = 1024 * 1024
 
@@ -278,6 +280,7 @@ def sandbox_process(
         relay = threading.Thread(target=_relay_output, args=(relayed, sink, captured), daemon=True)
         relay.start()
         sandbox = SandboxProcess(process, status_read)
+        launch_failed = False
         try:
             sandbox.private_fd = _hold_private(
                 sandbox, private_dir, policy.limits.work_dir_mib * MIB
@@ -286,6 +289,9 @@ def sandbox_process(
                 pipes.callback(os.close, sandbox.private_fd)
                 os.write(block_write, b"s")  # filled: the command may start
             yield sandbox
+        except BaseException:
+            launch_failed = True  # its error stands; a copy refused back adds none (`_copy_back`)
+            raise
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
@@ -300,12 +306,32 @@ def sandbox_process(
             if carried and sandbox.private_fd >= 0:
                 # Every process of the launch has ended: nothing writes there any more. However
                 # the launch ended, as an in-process importer's own folder keeps what it wrote.
-                _copy_back(sandbox.private_fd, private_dir)
+                _copy_back(
+                    sandbox.private_fd, private_dir, policy.limits, refusing=not launch_failed
+                )
 
 
-def _copy_back(held: int, private_dir: Path) -> None:
+def _copy_back(held: int, private_dir: Path, limits: Limits, *, refusing: bool) -> None:
     """Make `private_dir` hold exactly what the sandbox's `/sandbox` (`held`) holds: emptied and
-    filled through a descriptor opened with no link followed (`_workdir.replace_tree`)."""
+    filled through a descriptor opened with no link followed (`_workdir.replace_tree`).
+
+    Measured first, through the held descriptor (`measure_held`), and copied only when within
+    the work limit and the entry limit: `/sandbox`'s tmpfs bounds the pages written, not the
+    names (sandbox red team 44, G1-1: 200 000 empty files a cycle), nor what the copy writes of
+    a sparse file (its apparent size, G1-2) or of a file with several names (once per name,
+    G1-3), and each was written out whole on the host's disk before the size was checked.
+    Over a limit nothing is copied and `private_dir` keeps what the launch was given; with
+    `refusing` the launch fails as the candidate's own error (`CandidateFailed`,
+    `WorkDirectoryTooLarge`, naming the limit), else (another error already ends the launch)
+    that error stands."""
+    measure = measure_held(held, limits)
+    refused = over_limit_message(
+        measure, limits, f"the sandbox's {SANDBOX_DIR} (the work directory)"
+    )
+    if refused is not None:
+        if refusing:
+            raise CandidateFailed("WorkDirectoryTooLarge", refused)
+        return
     target = open_folder(private_dir)
     try:
         try:

@@ -55,6 +55,12 @@ class Limits:
     # the rest of `/dev` and the root are read-only (sandbox red team 41, SB10).
     shm_mib: int = 64
     work_dir_mib: int = 1024
+    # Files, folders and links in `/sandbox` (the work directory and the cycle's other files),
+    # measured before anything is carried back to the host: the tmpfs bounds bytes, not names,
+    # and 200 000 empty files a cycle counted almost nothing and were copied to the host's disk
+    # (sandbox red team 44, G1-1). Far above an importer's needs (a profile has at most a few
+    # hundred files).
+    work_dir_entries: int = 50_000
 
     def describe(self) -> dict[str, int]:
         return asdict(self)

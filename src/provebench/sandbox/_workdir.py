@@ -2,7 +2,11 @@
 
 One file is bounded while it is written (`RLIMIT_FSIZE`); the folder as a whole is measured when
 the cycle ends, and a folder over the limit is not carried into the next cycle (the cycle's
-`agent_error` says so). Links are counted as links, never followed.
+`agent_error` says so). Links are counted as links, never followed. The measure counts what a
+copy writes — each file's apparent size under each of its names, and `ENTRY_COST_BYTES` an
+entry — and the entries themselves (`Limits.work_dir_entries`); the launch takes the same
+measure of `/sandbox` before it copies anything back to the host (`_launch._copy_back`; sandbox
+red team 44, G1-1 … G1-3).
 
 A name in the folder that is not UTF-8 is refused the same way when the cycle ends (pilot red
 team 36, A9): the run's record names work/'s files in UTF-8 JSON (run.json, the log's
@@ -24,7 +28,9 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -108,15 +114,93 @@ def cycle_folder(
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def tree_bytes(root: Path) -> int:
-    total = 0
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        for name in (*dirs, *files):
+# What each entry — a file, folder, link or anything else — costs in the measure besides its
+# bytes: a name is an inode and a directory entry wherever it is copied. Counted by `lstat`'s size
+# alone, 200 000 empty files with long names held about 4 MiB (a tmpfs folder's size is 20 bytes an
+# entry) and were carried to the host's disk, 1.3 million inodes in three cycles (sandbox red team
+# 44, G1-1). A folder's own size is not counted: it differs between the tmpfs and the host's disk.
+ENTRY_COST_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class TreeMeasure:
+    """What a folder's copy would write: `entries` (every name under it, at any depth) and
+    `size` (each regular file's and link's apparent size, once per name, plus
+    `ENTRY_COST_BYTES` an entry). A sparse file counts its apparent size and a hard link counts
+    again under each name — what a copy writes (sandbox red team 44, G1-2 and G1-3). A walk
+    stops once either is over `limits`: `over` says so, and the counts are then partial."""
+
+    entries: int
+    size: int
+    over: bool
+
+
+def measure_held(fd: int, limits: Limits) -> TreeMeasure:
+    """Measure the folder held by `fd` (the caller keeps it) through held descriptors of its
+    folders, opened with no link followed; nothing is read or followed, and the walk stops as
+    soon as the work limit or the entry limit is passed, so a flood of names is not walked to
+    its end. An entry that vanishes or changes while it is walked is refused in one line
+    (`ProvebenchError`): a folder is measured when no process writes it any more."""
+    max_size, max_entries = limits.work_dir_mib * MIB, limits.work_dir_entries
+    entries = size = 0
+    pending = [os.dup(fd)]
+    try:
+        while pending:
+            folder = pending.pop()
             try:
-                total += (Path(folder) / name).lstat().st_size
-            except OSError:
-                continue
-    return total
+                with os.scandir(folder) as listing:
+                    for entry in listing:
+                        entries += 1
+                        size += ENTRY_COST_BYTES
+                        info = os.stat(entry.name, dir_fd=folder, follow_symlinks=False)
+                        if stat.S_ISDIR(info.st_mode):
+                            pending.append(open_folder(Path(entry.name), dir_fd=folder))
+                        elif stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode):
+                            size += info.st_size
+                        if entries > max_entries or size > max_size:
+                            return TreeMeasure(entries, size, over=True)
+            except OSError as error:
+                said = f"cannot measure folder: {error.strerror}"
+                raise ProvebenchError(said, path=Path(str(error.filename or "."))) from None
+            finally:
+                os.close(folder)
+    finally:
+        for folder in pending:
+            os.close(folder)
+    return TreeMeasure(entries, size, over=False)
+
+
+def measure_tree(root: Path, limits: Limits) -> TreeMeasure:
+    """`measure_held` of the folder at `root`, opened with no link followed."""
+    held = open_folder(root)
+    try:
+        return measure_held(held, limits)
+    finally:
+        os.close(held)
+
+
+def tree_bytes(root: Path) -> int:
+    """The measured size of the folder at `root` (`TreeMeasure.size`), walked to its end."""
+    unbounded = Limits(work_dir_mib=1 << 40, work_dir_entries=1 << 62)
+    return measure_tree(root, unbounded).size
+
+
+def over_limit_message(measure: TreeMeasure, limits: Limits, what: str) -> str | None:
+    """None when `measure` is within `limits`, else the agent_error message naming the limit
+    passed (`what` names the folder)."""
+    if not measure.over:
+        return None
+    if measure.entries > limits.work_dir_entries:
+        return (
+            f"{what} holds more than {limits.work_dir_entries} entries (files, folders and "
+            f"links), over the limit of {limits.work_dir_entries} entries "
+            "(Limits.work_dir_entries); it was not kept"
+        )
+    return (
+        f"{what} holds over {measure.size // MIB} MiB (each file's apparent size under each of "
+        f"its names, and {ENTRY_COST_BYTES} bytes an entry), over the {limits.work_dir_mib} MiB "
+        "limit; it was not kept"
+    )
 
 
 def work_dir_refused(root: Path, limits: Limits) -> tuple[str, str] | None:
@@ -174,22 +258,21 @@ def name_not_utf8(root: Path) -> str | None:
 
 
 def work_dir_over_limit(root: Path, limits: Limits) -> str | None:
-    """None when `root` is within the limit, else the agent_error message."""
-    size = tree_bytes(root)
-    if size <= limits.work_dir_mib * MIB:
-        return None
-    return (
-        f"the work directory holds {size // MIB} MiB, over the {limits.work_dir_mib} MiB limit; "
-        "it was not kept"
-    )
+    """None when `root` is within the limits (`measure_tree`), else the agent_error message."""
+    return over_limit_message(measure_tree(root, limits), limits, "the work directory")
 
 
 __all__ = [
+    "ENTRY_COST_BYTES",
+    "TreeMeasure",
     "WorkFolderGuard",
     "copy_tree",
     "cycle_folder",
+    "measure_held",
+    "measure_tree",
     "name_not_utf8",
     "name_unreadable",
+    "over_limit_message",
     "replace_tree",
     "tree_bytes",
     "work_dir_over_limit",
