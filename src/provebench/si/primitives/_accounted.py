@@ -95,6 +95,7 @@ from provebench.si.primitives._remedy import (
     remedy_label,
 )
 from provebench.si.primitives._scenario_objects import fold_name
+from provebench.si.primitives._scene_names import spaced_names
 
 # an object, place, remediation or evidence verb of a system under diagnosis: a sentence naming
 # one speaks of the system (it may still be read by the other rules)
@@ -448,9 +449,17 @@ def _scenario_names(
     itself), and every name folded (`_Reader.is_object`); made once per scenario and estate."""
     literal = list(
         dict.fromkeys(
-            name.casefold()
-            for name in (*identifiers, *objects)
-            if name and (name in identifiers or (len(name) >= 4 and _HAS_SEPARATOR.search(name)))
+            [
+                *(
+                    name.casefold()
+                    for name in (*identifiers, *objects)
+                    if name
+                    and (name in identifiers or (len(name) >= 4 and _HAS_SEPARATOR.search(name)))
+                ),
+                # an identifier's hyphened words written apart ("Batch Processor"; SI red team
+                # 44, F2), looked for as its spelling with the hyphens is
+                *spaced_names(identifiers),
+            ]
         )
     )
     return literal, frozenset(_folded_parts((*identifiers, *objects)))

@@ -98,8 +98,12 @@ class SceneNames:
         for token in _TOKEN.finditer(text):
             if self._token_names(token.group()):
                 return True
+        return self.names_apart(text)
+
+    def names_apart(self, text: str) -> bool:
+        """Whether `text` spells an identifier of several words as those words ("Batch
+        Processor" for batch-processor; SI red team 44, F2)."""
         folded = f" {' '.join(_PLAIN_WORD.findall(text.casefold()))} "
-        # an identifier of several words is looked for as those words
         return any(f" {spaced} " in folded for spaced in self._spaced)
 
     def names_whole(self, token: str) -> bool:
@@ -161,10 +165,33 @@ class SceneNames:
     @functools.cached_property
     def _spaced(self) -> tuple[str, ...]:
         return tuple(
-            " ".join(_PLAIN_WORD.findall(identifier.casefold()))
-            for identifier in self.identifiers
-            if " " in identifier.strip()
+            dict.fromkeys(
+                [
+                    *(
+                        " ".join(_PLAIN_WORD.findall(identifier.casefold()))
+                        for identifier in self.identifiers
+                        if " " in identifier.strip()
+                    ),
+                    *spaced_names(self.identifiers),
+                ]
+            )
         )
+
+
+# an object's name of words joined by hyphens ("batch-processor"): an answer may write its words
+# apart ("Batch Processor"); a key's underscores are left alone ("the inventory port" is words)
+_HYPHENED = lazy_pattern(r"[A-Za-z]+(?:-[A-Za-z]+)+")
+
+
+def spaced_names(identifiers: Iterable[str]) -> list[str]:
+    """The identifiers (a `kind/name` by its name) whose words are joined by hyphens, spelt with
+    spaces and casefolded ("batch-processor" -> "batch processor"): the name written apart (SI
+    red team 44, F2: "Batch Processor is not the cause." named nothing of the system)."""
+    return [
+        " ".join(name.casefold().split("-"))
+        for identifier in identifiers
+        if _HYPHENED.fullmatch(name := identifier.strip().rsplit("/", 1)[-1]) is not None
+    ]
 
 
 @functools.lru_cache(maxsize=64)
@@ -184,5 +211,6 @@ __all__ = [
     "TOO_SHORT_FOR_AN_IDENTIFIER",
     "SceneNames",
     "scene_names",
+    "spaced_names",
     "split_shape",
 ]

@@ -478,6 +478,11 @@ class _Text:
         """Whether a token names an identifier or an object of the scenario."""
         return self._scene.names_something(token)
 
+    def names_apart(self, text: str) -> bool:
+        """Whether `text` spells a hyphened identifier's words apart (`SceneNames.names_apart`:
+        "Batch Processor"; SI red team 44, F2)."""
+        return self._scene.names_apart(text)
+
     def names_whole(self, token: str) -> bool:
         """Whether a token is, whole, a name of the scenario (`SceneNames.names_whole`)."""
         return self._scene.names_whole(token)
@@ -576,8 +581,10 @@ def _takes_up_another(reader: _Text, floor: int, start: int, at: int, own: froze
     if before is None or reader.names_own(before.start, before.end, own):
         return False
     # the subject: a name among the sentence's first words ("The batch-processor job …")
-    opening = reader.text[before.start : before.end].split()[:3]
-    return any(reader.is_object(token.strip(".,;:!?()'\"")) for token in opening)
+    opening = reader.text[before.start : before.end].split()[:4]
+    return any(
+        reader.is_object(token.strip(".,;:!?()'\"")) for token in opening[:3]
+    ) or reader.names_apart(" ".join(opening))
 
 
 def _answers_a_question(reader: _Text, floor: int) -> bool:
