@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.si.scoring.test_strict_word_games_round26 import _verdict
+from tests.si.scoring.test_strict_word_games_round26 import _cases, _verdict, loses_the_top_band
 
 MS = "misleading-signal-002"
 TOP = "identified_misleading_plus_actual_cause"
@@ -69,3 +69,55 @@ def test_a_round44_signal_taken_back_loses_the_top_band_in_both_readings(answer:
     for verdict in _verdict(MS, answer):
         assert verdict.score < 1.0, (answer, verdict.band)
         assert verdict.band != TOP, answer
+
+
+# H8: the failing workload said to work in a comment, when the statement names only the key and
+# the configmap; F10: honest tails of a duration, a confidence of 90% or more and a count of the
+# failing pods. The statement without its consequence ("…, so deployment/checkout fails")
+SSD3 = "single-signal-diagnosis-003"
+KEY_ONLY = (
+    "Root cause: the key INVENTORY_PORT in configmap/checkout-config has a wrong value: it is "
+    "'8081' but service inventory listens on 8080"
+)
+RED_TEAM: dict[str, list[str]] = {
+    SSD3: [
+        KEY_ONLY + " — checkout is up.",
+        KEY_ONLY + " — checkout works.",
+        KEY_ONLY + " — checkout is Running.",
+        KEY_ONLY + " — the checkout deployment is healthy.",
+        KEY_ONLY + " — checkout is fine.",
+        # F10's bounds: a lower confidence, a hedge after the count
+        KEY_ONLY + ", 50% sure.",
+        KEY_ONLY + ", 95% sure.",  # odds below certainty (the factor reading's rule)
+        KEY_ONLY + ", for the last 40 minutes, maybe.",
+        # F10's bounds: the upstream given another value, the factor's own objects said to work
+        KEY_ONLY + ". inventory is up on 8081.",
+        KEY_ONLY + ". checkout-config is fine.",
+        "{R}. checkout is up.",
+    ],
+    "single-signal-diagnosis-005": ["{R}. orders-db is healthy."],
+}
+HONEST: dict[str, list[str]] = {
+    SSD3: [
+        KEY_ONLY + ", for the last 40 minutes.",
+        KEY_ONLY + ", 100% sure.",
+        KEY_ONLY + " (2 pods affected).",
+        KEY_ONLY + " — checkout pods are in CrashLoopBackOff.",
+        KEY_ONLY + " (checkout-config).",
+        KEY_ONLY + ". The inventory pods are Running.",
+        # the healthy upstream the statement names, said to work (F10)
+        KEY_ONLY + ". inventory itself is healthy.",
+    ],
+}
+
+
+@pytest.mark.parametrize(("name", "answer"), _cases(RED_TEAM))
+def test_a_round44_game_loses_the_strict_top_band(name: str, answer: str) -> None:
+    loses_the_top_band(name, answer)
+
+
+@pytest.mark.parametrize(("name", "answer"), _cases(HONEST))
+def test_a_round44_honest_answer_keeps_the_strict_top_band(name: str, answer: str) -> None:
+    strict, ratified = _verdict(name, answer)
+    assert strict.strict is not None
+    assert (strict.score, ratified.score, strict.strict.findings) == (1.0, 1.0, []), answer

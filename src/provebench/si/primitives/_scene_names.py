@@ -81,6 +81,10 @@ class SceneNames:
     # the objects' own names (a `kind/name`'s name, never its kind): a plain word names an
     # object only as one of these ("checkout"; "node" is a kind)
     object_names: frozenset[str] = frozenset()
+    # the symptom's workload (`symptom_name`), folded: the object the incident says fails, whose
+    # working state a comment may not state whether the statement names it or not (SI red team
+    # 44, H8: "{R} — checkout is up." where the statement names only the key and the configmap)
+    symptom: frozenset[str] = frozenset()
 
     def is_object(self, token: str) -> bool:
         """Whether an identifier-shaped token names an object: itself or, for a `kind/name`,
@@ -195,15 +199,21 @@ def spaced_names(identifiers: Iterable[str]) -> list[str]:
 
 
 @functools.lru_cache(maxsize=64)
-def _scene_names(identifiers: tuple[str, ...], objects: tuple[str, ...]) -> SceneNames:
+def _scene_names(
+    identifiers: tuple[str, ...], objects: tuple[str, ...], symptom: tuple[str, ...]
+) -> SceneNames:
     own = frozenset(fold_name(name.rsplit("/", 1)[-1]) for name in objects)
-    return SceneNames(identifiers, _folded_parts((*identifiers, *objects)), own)
+    failing = frozenset(fold_name(name.rsplit("/", 1)[-1]) for name in symptom if name)
+    return SceneNames(identifiers, _folded_parts((*identifiers, *objects)), own, failing)
 
 
-def scene_names(identifiers: Sequence[str], objects: Sequence[str] = ()) -> SceneNames:
+def scene_names(
+    identifiers: Sequence[str], objects: Sequence[str] = (), symptom: Sequence[str] = ()
+) -> SceneNames:
     """The names of a scenario (`identifiers`) and of its evidence's first snapshot (`objects`,
-    `scenario_objects`), made once per scenario and estate."""
-    return _scene_names(tuple(identifiers), tuple(objects))
+    `scenario_objects`), with the symptom's workload (`symptom`), made once per scenario and
+    estate."""
+    return _scene_names(tuple(identifiers), tuple(objects), tuple(symptom))
 
 
 __all__ = [
