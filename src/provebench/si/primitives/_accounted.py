@@ -86,6 +86,7 @@ from provebench.si.primitives._matching import ChannelText
 from provebench.si.primitives._neutral_comment import restates, says_working
 from provebench.si.primitives._plain_assertion import Unplain
 from provebench.si.primitives._remedy import (
+    InjectedFault,
     RemedyDeviation,
     gives_no_fix,
     is_remedy,
@@ -95,6 +96,7 @@ from provebench.si.primitives._remedy import (
     remedy_label,
 )
 from provebench.si.primitives._scenario_objects import fold_name
+from provebench.si.primitives._scene_names import spaced_names
 
 # an object, place, remediation or evidence verb of a system under diagnosis: a sentence naming
 # one speaks of the system (it may still be read by the other rules)
@@ -448,9 +450,17 @@ def _scenario_names(
     itself), and every name folded (`_Reader.is_object`); made once per scenario and estate."""
     literal = list(
         dict.fromkeys(
-            name.casefold()
-            for name in (*identifiers, *objects)
-            if name and (name in identifiers or (len(name) >= 4 and _HAS_SEPARATOR.search(name)))
+            [
+                *(
+                    name.casefold()
+                    for name in (*identifiers, *objects)
+                    if name
+                    and (name in identifiers or (len(name) >= 4 and _HAS_SEPARATOR.search(name)))
+                ),
+                # an identifier's hyphened words written apart ("Batch Processor"; SI red team
+                # 44, F2), looked for as its spelling with the hyphens is
+                *spaced_names(identifiers),
+            ]
         )
     )
     return literal, frozenset(_folded_parts((*identifiers, *objects)))
@@ -1627,6 +1637,37 @@ def _holds_another_value(piece: str, statement: str, keys: Iterable[str]) -> boo
 _WORD_TOKEN = lazy_pattern(r"[A-Za-z][\w.-]*[A-Za-z0-9]")
 
 
+def _upstream_well(
+    reader: _Reader,
+    piece: str,
+    factor_texts: Collection[str],
+    deviation: RemedyDeviation,
+    symptom: Sequence[str],
+) -> bool:
+    """Whether `piece` gives no number and names only objects that are none of the factor's
+    (its names, its resource) nor the symptom's workload: an upstream the statement names as
+    healthy ("… but service inventory listens on 8080. inventory itself is healthy."), whose
+    working state agrees with the finding (SI red team 44, F10). Without a known resource and
+    symptom nothing is an upstream (fail closed)."""
+    if not symptom or not isinstance(deviation, InjectedFault) or deviation.resource is None:
+        return False
+    if _DIGITS.search(piece) is not None:
+        return False
+    own = {fold_name(name.rsplit("/", 1)[-1]) for name in (*factor_texts, *symptom)}
+    own.add(fold_name(deviation.resource.rsplit("/", 1)[-1]))
+    if deviation.subject:
+        own.add(fold_name(deviation.subject))
+    named = [
+        fold_name(token.rsplit("/", 1)[-1])
+        for token in _WORD_TOKEN.findall(piece)
+        if reader.is_object(token)
+    ]
+    return bool(named) and not any(name in own for name in named)
+
+
+_DIGITS = lazy_pattern(r"\d")
+
+
 def _names_stated(reader: _Reader, piece: str, statement: str, names_own: bool) -> bool:
     """Whether `piece` names an object the statement names: its own names, or any object of
     the scenario its words name ("service inventory listens on 8080": inventory; SI red team
@@ -2007,6 +2048,7 @@ def accounted_shapes(
     objects: Sequence[str] = (),
     bodies: Sequence[str] = (),
     deviation_type: RemedyDeviation = None,
+    symptom: Sequence[str] = (),
 ) -> list[Unplain]:
     """The shapes of the module docstring for a statement whose first factor name is at `first`
     and last one at `last`; `factor_texts` are the factor's names as written, `objects` the
@@ -2242,6 +2284,7 @@ def accounted_shapes(
         if (
             deviation
             and _names_stated(reader, piece, text[statement_start:statement_end], names_own)
+            and not _upstream_well(reader, piece, factor_texts, deviation_type, symptom)
             and (
                 # the names aside: the allow-list reads the words said of them (SI red team
                 # 43, H11)

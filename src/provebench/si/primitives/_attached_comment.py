@@ -484,6 +484,7 @@ def attached_comments(
     identifiers: Sequence[str],
     deviation: RemedyDeviation = None,
     objects: Sequence[str] = (),
+    symptom: Sequence[str] = (),
 ) -> list[Unplain]:
     """Every attached comment of the module docstring that `_vouched` does not recognise, in a
     channel that states the factor (`factor_spans`; `phrase_spans`, the deviation's phrases:
@@ -493,7 +494,7 @@ def attached_comments(
     if not factor_spans:
         return []
     text = channel.text
-    names = scene_names(identifiers, objects)
+    names = scene_names(identifiers, objects, symptom)
     # each stating sentence -> where the factor's first mention in it ends
     stating: dict[int, int] = {}
     for span in factor_spans:

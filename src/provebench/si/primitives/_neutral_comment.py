@@ -253,6 +253,16 @@ def _contradicts_working(
     named = {
         _fold_tail(token) for token in _TOKEN.findall(said) if _rest_of_token(token, names) != token
     }
+    if named and named <= names.symptom and not named & stated:
+        # the failing workload alone, which the statement does not name, said to work (SI red team
+        # 44, H8: "— checkout is up / works / is Running"): any word of a working state outside
+        # a negator or a condition (fail closed)
+        words = " ".join(_rest_of_token(token, names) for token in _TOKEN.findall(said))
+        # a zero count is no working state ("— checkout runs 0 ready replicas.")
+        words = _ZERO_COUNT.sub(" ", words)
+        return _UP.search(words) is not None or says_working(
+            words, before, allow_list=False, working=_WORKING | _SYMPTOM_WORKING
+        )
     if not named & stated:
         return False
     # the names aside: the allow-list reads the words the comment adds (SI red team 43, H11);
@@ -270,8 +280,30 @@ _COUNT_SHORT = lazy_pattern(r"\A(\d+)/(\d+)\Z")
 _NUMBER_AFTER = lazy_pattern(r"\s+(?:on\s+|at\s+|to\s+|port\s+)?(\d+)\b", re.IGNORECASE)
 
 
+# the states a failing workload is said to be well in beyond `_WORKING` (SI red team 44, H8)
+_SYMPTOM_WORKING = frozenset(
+    {
+        "running", "fine", "ok", "okay", "good", "green", "alive",
+        "stable", "recovered", "recovers", "normal", "normally",
+        "operational", "online", "functional", "functioning", "succeeds", "passing",
+    }
+)  # fmt: skip
+
+
+_ZERO_COUNT = lazy_pattern(r"\b(?:0|no|zero)\s+[\w-]+")
+# "up" as a state ("is up", "back up", "up and running"), not in "start-up" or "picks up"
+_UP = lazy_pattern(
+    r"\b(?:is|are|was|were|be|been|stays?|remains?|back)\s+up\b(?!\s*-)|\bup\s+and\s+running\b",
+    re.IGNORECASE,
+)
+
+
 def says_working(
-    said: str, statement: str = "", allow_list: bool = True, key_named: bool = False
+    said: str,
+    statement: str = "",
+    allow_list: bool = True,
+    key_named: bool = False,
+    working: frozenset[str] = _WORKING,
 ) -> bool:
     """Whether `said` (its names blanked; its quotations, what was read, aside), said of the
     statement's own objects, contradicts the finding: with `allow_list` (SI red team 43, H11), a
@@ -297,7 +329,7 @@ def says_working(
             under = True
         elif under or count is not None:
             continue
-        elif word in _WORKING:
+        elif word in working:
             number = _NUMBER_AFTER.match(said, token.end())
             if number is None:
                 return True

@@ -81,6 +81,10 @@ class SceneNames:
     # the objects' own names (a `kind/name`'s name, never its kind): a plain word names an
     # object only as one of these ("checkout"; "node" is a kind)
     object_names: frozenset[str] = frozenset()
+    # the symptom's workload (`symptom_name`), folded: the object the incident says fails, whose
+    # working state a comment may not state whether the statement names it or not (SI red team
+    # 44, H8: "{R} — checkout is up." where the statement names only the key and the configmap)
+    symptom: frozenset[str] = frozenset()
 
     def is_object(self, token: str) -> bool:
         """Whether an identifier-shaped token names an object: itself or, for a `kind/name`,
@@ -98,8 +102,12 @@ class SceneNames:
         for token in _TOKEN.finditer(text):
             if self._token_names(token.group()):
                 return True
+        return self.names_apart(text)
+
+    def names_apart(self, text: str) -> bool:
+        """Whether `text` spells an identifier of several words as those words ("Batch
+        Processor" for batch-processor; SI red team 44, F2)."""
         folded = f" {' '.join(_PLAIN_WORD.findall(text.casefold()))} "
-        # an identifier of several words is looked for as those words
         return any(f" {spaced} " in folded for spaced in self._spaced)
 
     def names_whole(self, token: str) -> bool:
@@ -161,22 +169,51 @@ class SceneNames:
     @functools.cached_property
     def _spaced(self) -> tuple[str, ...]:
         return tuple(
-            " ".join(_PLAIN_WORD.findall(identifier.casefold()))
-            for identifier in self.identifiers
-            if " " in identifier.strip()
+            dict.fromkeys(
+                [
+                    *(
+                        " ".join(_PLAIN_WORD.findall(identifier.casefold()))
+                        for identifier in self.identifiers
+                        if " " in identifier.strip()
+                    ),
+                    *spaced_names(self.identifiers),
+                ]
+            )
         )
 
 
+# an object's name of words joined by hyphens ("batch-processor"): an answer may write its words
+# apart ("Batch Processor"); a key's underscores are left alone ("the inventory port" is words)
+_HYPHENED = lazy_pattern(r"[A-Za-z]+(?:-[A-Za-z]+)+")
+
+
+def spaced_names(identifiers: Iterable[str]) -> list[str]:
+    """The identifiers (a `kind/name` by its name) whose words are joined by hyphens, spelt with
+    spaces and casefolded ("batch-processor" -> "batch processor"): the name written apart (SI
+    red team 44, F2: "Batch Processor is not the cause." named nothing of the system)."""
+    return [
+        " ".join(name.casefold().split("-"))
+        for identifier in identifiers
+        if _HYPHENED.fullmatch(name := identifier.strip().rsplit("/", 1)[-1]) is not None
+    ]
+
+
 @functools.lru_cache(maxsize=64)
-def _scene_names(identifiers: tuple[str, ...], objects: tuple[str, ...]) -> SceneNames:
+def _scene_names(
+    identifiers: tuple[str, ...], objects: tuple[str, ...], symptom: tuple[str, ...]
+) -> SceneNames:
     own = frozenset(fold_name(name.rsplit("/", 1)[-1]) for name in objects)
-    return SceneNames(identifiers, _folded_parts((*identifiers, *objects)), own)
+    failing = frozenset(fold_name(name.rsplit("/", 1)[-1]) for name in symptom if name)
+    return SceneNames(identifiers, _folded_parts((*identifiers, *objects)), own, failing)
 
 
-def scene_names(identifiers: Sequence[str], objects: Sequence[str] = ()) -> SceneNames:
+def scene_names(
+    identifiers: Sequence[str], objects: Sequence[str] = (), symptom: Sequence[str] = ()
+) -> SceneNames:
     """The names of a scenario (`identifiers`) and of its evidence's first snapshot (`objects`,
-    `scenario_objects`), made once per scenario and estate."""
-    return _scene_names(tuple(identifiers), tuple(objects))
+    `scenario_objects`), with the symptom's workload (`symptom`), made once per scenario and
+    estate."""
+    return _scene_names(tuple(identifiers), tuple(objects), tuple(symptom))
 
 
 __all__ = [
@@ -184,5 +221,6 @@ __all__ = [
     "TOO_SHORT_FOR_AN_IDENTIFIER",
     "SceneNames",
     "scene_names",
+    "spaced_names",
     "split_shape",
 ]

@@ -107,14 +107,20 @@ def _dismissal_undone(
     judges it (": a conclusion I do not share"); or None."""
     sentence = text[start:end]
     folded = sentence.casefold()
+    # the signal's names in any spelling (`_respelt`), as the dismissal itself is found (SI red
+    # team 44, F2): "Batch Processor is not the cause" is read for what undoes it too
+    respelt = _respelt(identifiers)
     named = [
-        match
-        for identifier in identifiers
-        for match in re.finditer(re.escape(identifier.casefold()), folded)
+        *(
+            match
+            for identifier in identifiers
+            for match in re.finditer(re.escape(identifier.casefold()), folded)
+        ),
+        *respelt.finditer(folded),
     ]
     if not named:
         return None
-    rest = folded
+    rest = respelt.sub(f" {MARK} ", folded)
     for identifier in identifiers:
         rest = rest.replace(identifier.casefold(), f" {MARK} ")
     if identity_denied(rest, dismissal):
@@ -186,6 +192,11 @@ _SIGNAL_TAIL = r"(?:e?s\b|(?:-[a-z0-9]{3,16}){1,2}\b)?"
 def _respelt(identifiers: Sequence[str]) -> re.Pattern[str]:
     """One pattern for every spelling of the signal's names, joints interchangeable or left out,
     with a plural or a pod's suffix after it (SI red team 43, H10)."""
+    return _respelt_of(tuple(identifiers))
+
+
+@functools.lru_cache(maxsize=64)
+def _respelt_of(identifiers: tuple[str, ...]) -> re.Pattern[str]:
     words = sorted(
         (_ANY_JOINT.join(map(re.escape, _JOINT.split(name.strip()))) for name in identifiers),
         key=len,
@@ -291,9 +302,10 @@ _STOPPED = re.compile(
 _VERDICT_HARMLESS = re.compile(
     r"\A\s*" + _OPENER + r"(?:the\s+)?SIGNAL\s+(?:is|are|was|were|looks?|seems?)\s+(?:(?:just|"
     r"only|merely|entirely|completely|totally|quite|also|itself)\s+)*(?:harmless|benign|"
-    r"innocuous|unrelated|irrelevant|(?:a\s+)?(?:red\s+herring|decoy|distraction|side\s+issue|"
-    r"separate\s+issue|symptom\s+of\s+nothing))(?:\s+(?:here|to\s+(?:the\s+)?[\w/-]+|for\s+"
-    r"(?:the\s+)?[\w/-]+))?\s*[.!]?\s*\Z",
+    r"innocuous|unrelated|irrelevant|immaterial|incidental|coincidental|noise|noisy|busy|"
+    r"(?:a\s+)?(?:red\s+herring|decoy|distraction|distractor|coincidence|side\s+issue|"
+    r"separate\s+issue|false\s+alarm|false\s+lead|symptom\s+of\s+nothing))(?:\s+(?:here|"
+    r"to\s+(?:the\s+)?[\w/-]+|for\s+(?:the\s+)?[\w/-]+))?\s*[.!]?\s*\Z",
     re.IGNORECASE,
 )
 _LEFT_ALONE = re.compile(
@@ -323,11 +335,92 @@ def _harmless(clause: str, respelt: re.Pattern[str]) -> bool:
     return stopped is not None and _NEGATED.search(clause) is None
 
 
+# SI red team 44, H5: after the dismissal, a sentence whose subject is a pronoun taking up the
+# signal ("Wait, it's guilty.", "That said, it is at fault too.", "On second thought it does
+# matter.", "Hmm, I think it does, honestly.") reopens it unless it is itself a verdict of
+# harmlessness or leaves the signal alone (`_harmless`, the pronoun for the signal): fail
+# closed, where round 43's `_ELLIPTICAL_AFFIRMS` listed the words that may follow the verb.
+# The pronoun opens the sentence after at most a lead-in closed by punctuation ("Wait,",
+# "That said,"), the openers of `_OPENER` and "I think (that)"
+_CONTRACTED = re.compile(r"\b(it|that|this|what)['’]s\b|\b(they|we)['’]re\b", re.IGNORECASE)
+_PRONOUN = r"(?:(?:it|that|this|they)(?:\s+one)?|its(?:\s+[\w-]+){1,2}?)"
+_PRONOUN_SUBJECT = re.compile(
+    r"\A\s*(?:[^,:;—–.!?]{0,30}[,:;—–]\s*)?"
+    + _OPENER
+    + r"(?:i\s+(?:think|believe|guess|suspect|feel|reckon|admit|would\s+say|must\s+say)"
+    r"(?:\s+that)?\s+)?(?:" + _PRONOUN + r")\s+[\w'’]",
+    re.IGNORECASE,
+)
+_PRONOUN_SIGNAL = re.compile(_PRONOUN, re.IGNORECASE)
+# a negation that denies the harmlessness itself ("It is not harmless.", "it isn't a red
+# herring after all")
+_NOT_HARMLESS = re.compile(
+    r"(?:\bnot|n['’]t)\s+(?:(?:just|only|merely|simply|really|so|that|at\s+all)\s+)*(?:a\s+|an\s+)?"
+    r"(?:harmless|benign|innocuous|unrelated|irrelevant|immaterial|incidental|noise|red\s+"
+    r"herring|decoy|distraction|coincidence|side\s+issue|false\s+alarm)\b",
+    re.IGNORECASE,
+)
+
+
+_BUT_HARMLESS = re.compile(
+    r"\b[\w-]+,?\s+but\s+(?=(?:(?:still|entirely|otherwise)\s+)?(?:harmless|benign|innocuous|"
+    r"irrelevant|unrelated|immaterial)\s*[.!]?\s*\Z)",
+    re.IGNORECASE,
+)
+
+
+def _pronoun_reopens(body: str) -> bool:
+    """Whether a sentence after the dismissal opens on a pronoun subject and says anything of
+    it but harmlessness (SI red team 44, H5; fail closed): not a verdict of harmlessness, a
+    remedy that leaves it alone, or a negated sentence that denies no harmlessness ("It does
+    not affect user-service.", "It is a symptom, not the cause.")."""
+    said = _CONTRACTED.sub(
+        lambda match: f"{match.group(1)} is" if match.group(1) else f"{match.group(2)} are", body
+    )
+    if _PRONOUN_SUBJECT.match(said) is None:
+        return False
+    # "It is noisy but irrelevant.", "Yes, it is noisy, but it is harmless.": the verdict after
+    # the last "but" is the sentence's
+    said = _BUT_HARMLESS.sub("", said)
+    *_, last = re.split(r",?\s*\bbut\s+", said)
+    if last != said and _harmless(last, _PRONOUN_SIGNAL):
+        return False
+    if _NOT_HARMLESS.search(said) is not None:
+        return True
+    if _NEGATED.search(said) is not None:
+        return False
+    lead = re.match(r"\s*[^,:;—–.!?]{0,30}[,:;—–]\s*", said)
+    return not any(
+        _harmless(piece, _PRONOUN_SIGNAL) for piece in (said, said[lead.end() :] if lead else said)
+    )
+
+
 def _clause_around(text: str, start: int, end: int, low: int, high: int) -> str:
     """The part of `text[low:high]` around `start..end` between ":", ";" or a dash."""
     left = max((text.rfind(mark, low, start) for mark in ":;—–"), default=-1)
     rights = [at for at in (text.find(mark, end, high) for mark in ":;—–") if at != -1]
     return text[(left + 1 if left >= low else low) : (min(rights) if rights else high)]
+
+
+def _takes_up_signal(
+    reader: ChannelReader,
+    start: int,
+    respelt: re.Pattern[str] | None,
+    objects: frozenset[str],
+) -> bool:
+    """Whether a pronoun opening the sentence at `start` takes up the signal: the sentence
+    before it names the signal, or names no other object of the scenario (SI red team 44, H5;
+    "Fix SESSION_STORE_PORT. That restarts user-service." takes up the fix)."""
+    previous = _previous(reader, start)
+    if previous is None:
+        return True
+    body = reader.shaped.channel.text[previous.start : previous.end]
+    if respelt is not None and respelt.search(body) is not None:
+        return True
+    return not any(
+        fold_name(token.group(0).rsplit("/", 1)[-1]) in objects
+        for token in IDENTIFIER_SHAPED.finditer(body)
+    )
 
 
 def _after_dismissal(
@@ -359,9 +452,15 @@ def _after_dismissal(
             return f"the dismissal is taken back: {shown!r}"
         if respelt is not None and _harmless(body, respelt):
             continue  # itself a dismissal: "Leave batch-processor as it is." (SI red team 43)
+        if _harmless(body, _PRONOUN_SIGNAL) and _takes_up_signal(
+            reader, sentence.start, respelt, objects
+        ):
+            continue  # the same of the pronoun: "Leave it as it is." (SI red team 44, H5)
         negated = _NEGATED.search(body) is not None
         if not negated and _ELLIPTICAL_AFFIRMS.search(body) is not None:
             return f"the dismissal is taken back: {shown!r}"  # SI red team 43, H09
+        if _pronoun_reopens(body) and _takes_up_signal(reader, sentence.start, respelt, objects):
+            return f"the dismissal is taken back: {shown!r}"  # SI red team 44, H5
         cause = None if negated else _CAUSES.search(body)
         if cause is not None and not any(
             len(token.group(0)) >= 4 or fold_name(token.group(0)) in objects
@@ -503,7 +602,18 @@ def signal_dismissed(
                 _dismissal_undone, identifiers=tuple(identifiers), dismissal=cues.dismissal
             )
         )
-        spans: list[Span] = channel.identifier_matches(identifiers)
+        # every spelling of the signal's names, the dismissal's too (SI red team 44, F2:
+        # "Batch Processor is not the cause.", "batch_processor is not the cause." dismiss it)
+        spans: list[Span] = sorted(
+            {
+                span.start: span
+                for span in [
+                    *_respelt_spans(channel, identifiers),
+                    *channel.identifier_matches(identifiers),
+                ]
+            }.values(),
+            key=lambda span: span.start,
+        )
         read.append((name, reader, spans))
         for span in spans:
             if exclude_tool_echo and view.line_is_echo(channel, span.line):

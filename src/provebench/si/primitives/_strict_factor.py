@@ -1193,6 +1193,7 @@ def _plain_assertion(
     objects: Sequence[str] = (),
     bodies: Sequence[str] = (),
     deviation_type: RemedyDeviation = None,
+    symptom: Sequence[str] = (),
 ) -> None:
     """Withholds the top band where the channel that states the factor holds a mark, an aside,
     a label, a tail, a comment sentence or a clause judging it that the reading cannot vouch
@@ -1213,6 +1214,7 @@ def _plain_assertion(
             shaped.original,
             deviation_type,
             objects,
+            symptom,
         ),
         # an attached comment must be recognisably neutral or supportive (SI red team 33, A8)
         *attached_comments(
@@ -1222,6 +1224,7 @@ def _plain_assertion(
             identifiers,
             deviation_type,
             objects,
+            symptom,
         ),
         # what follows the statement must be accounted for (SI red team 18, W1/W2)
         *unaccounted_shapes(
@@ -1231,6 +1234,7 @@ def _plain_assertion(
             objects,
             bodies,
             deviation_type,
+            symptom,
         ),
     ]:
         start = shaped.original(shape.start)
@@ -1518,6 +1522,7 @@ def factor_asserted(
     ratified_value: bool | None = None,
     scenario_names: Sequence[str] = (),
     fault: InjectedFault | None = None,
+    symptom: str | None = None,
 ) -> FactorAssertedResult:
     """The strict reading of `factor_identified` (module docstring). `other_type_phrases` are
     the phrases of every other deviation type's profile list; `other_identifiers` the
@@ -1526,7 +1531,9 @@ def factor_asserted(
     `ratified_value`, when the caller has decided `factor_identified` already, is its value.
     `fault` is the factor's deviation as the injection manifest declares it (its value and
     resource: `_remedy.InjectedFault`), which a remedy may not give back; the estate's
-    workloads are added here, from the evidence's first full snapshot."""
+    workloads are added here, from the evidence's first full snapshot. `symptom` is the name of
+    the resource the incident's symptom is observed on, whose working state no comment may
+    state (SI red team 44, H8)."""
     # the estate's workloads from the evidence's own first snapshot; without one, those the
     # scenario declares (`fault.workloads`; SI red team 38, H5)
     estate = scenario_workloads(view)
@@ -1628,6 +1635,7 @@ def factor_asserted(
                 (*scenario_names, *scenario_objects(view)),
                 view.bodies,
                 fault,
+                () if symptom is None else (symptom,),
             )
             _shotguns(reader, factor_spans, own, required, findings)
         if not asserted:

@@ -60,7 +60,7 @@ from provebench.si.primitives._accounted import accounted_shapes
 from provebench.si.primitives._identifier_shapes import IdentifierShapes
 from provebench.si.primitives._matching import ChannelText, Span
 from provebench.si.primitives._neutral_comment import NEUTRAL_WORDS
-from provebench.si.primitives._plain_assertion import Unplain, honest_form
+from provebench.si.primitives._plain_assertion import Unplain, honest_form, tail_tokens
 from provebench.si.primitives._remedy import RemedyDeviation, names_in, remedy_end
 from provebench.si.primitives._scene_names import scene_names
 
@@ -478,6 +478,11 @@ class _Text:
         """Whether a token names an identifier or an object of the scenario."""
         return self._scene.names_something(token)
 
+    def names_apart(self, text: str) -> bool:
+        """Whether `text` spells a hyphened identifier's words apart (`SceneNames.names_apart`:
+        "Batch Processor"; SI red team 44, F2)."""
+        return self._scene.names_apart(text)
+
     def names_whole(self, token: str) -> bool:
         """Whether a token is, whole, a name of the scenario (`SceneNames.names_whole`)."""
         return self._scene.names_whole(token)
@@ -576,8 +581,10 @@ def _takes_up_another(reader: _Text, floor: int, start: int, at: int, own: froze
     if before is None or reader.names_own(before.start, before.end, own):
         return False
     # the subject: a name among the sentence's first words ("The batch-processor job …")
-    opening = reader.text[before.start : before.end].split()[:3]
-    return any(reader.is_object(token.strip(".,;:!?()'\"")) for token in opening)
+    opening = reader.text[before.start : before.end].split()[:4]
+    return any(
+        reader.is_object(token.strip(".,;:!?()'\"")) for token in opening[:3]
+    ) or reader.names_apart(" ".join(opening))
 
 
 def _answers_a_question(reader: _Text, floor: int) -> bool:
@@ -934,8 +941,10 @@ def hedging_tail(tail: str) -> bool:
         return any(character.isdigit() for character in tail)
     if _doubts(words):
         return True  # whatever it opens on (SI red team 42, H5)
-    if honest_form(words):
-        return False  # the incident's present, a count, high confidence (SI red team 43, F03)
+    if honest_form(words) or honest_form(tail_tokens(tail)):
+        # the incident's present, a count, high confidence (SI red team 43, F03), its numbers
+        # read (SI red team 44, F10: ", for the last 40 minutes.", ", 100% sure.")
+        return False
     if not _FIRST_PERSON.intersection(words) and " ".join(words).startswith(_HONEST_TAILS):
         return False  # ", according to the pod events.", ", without a doubt."
     if _QUANTITY_FIRST.match(tail) or tail.lstrip().startswith(("~", "≈")) or "%" in tail:
@@ -1072,7 +1081,7 @@ def _restricted(
         opener = _PLACE_OPENER.match(rest)
         if opener is None:
             continue
-        if " ".join(_words(rest)).startswith(_SUMMARIES) or honest_form(_words(rest)):
+        if " ".join(_words(rest)).startswith(_SUMMARIES) or honest_form(tail_tokens(rest)):
             continue  # ", in short.", ", for sure.": no place (SI red team 42, F5; 43, F03)
         # a place that denies its own being ("in a cluster that does not exist") is no place of
         # the live system, whatever clause goes on in it (SI red team 21, H3)
@@ -1172,6 +1181,7 @@ def unaccounted_shapes(
     objects: Sequence[str] = (),
     bodies: Sequence[str] = (),
     deviation: RemedyDeviation = None,
+    symptom: Sequence[str] = (),
 ) -> list[Unplain]:
     """Every shape of the module docstring in a channel that states the factor: `factor_spans`
     are the factor's identifiers in scope, `identifiers` the scenario's (the factor's among
@@ -1197,7 +1207,7 @@ def unaccounted_shapes(
     found += _added_objects(reader, first, own, factor_texts)
     # the positive shape: what the statement's sentence and what follows must name (round 21)
     found += accounted_shapes(
-        channel, first, last, factor_texts, identifiers, objects, bodies, deviation
+        channel, first, last, factor_texts, identifiers, objects, bodies, deviation, symptom
     )
     places = _LIVE_PLACE | _name_parts(identifiers)
     # each sentence stating the factor: where its first and its last factor name stand

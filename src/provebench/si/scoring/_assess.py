@@ -32,7 +32,9 @@ from provebench.si.primitives._values import (
     filled_cover,
     fold,
     pieces_cover,
+    reordered_cover,
     split_cover,
+    transposed_cover,
     word_ends,
     written_cover,
 )
@@ -200,6 +202,12 @@ def _joined_hits(
     # filler glued into its separators or between its symbols (SI red team 43, H12)
     if filled_cover(plain, [joined]):
         return [ContainmentHit(channel=JOINED, value_form="filled", where=where)]
+    # its words in another order with its own separators, and its neighbours swapped (SI red
+    # team 44, H6 and H7)
+    if reordered_cover(plain, [joined]):
+        return [ContainmentHit(channel=JOINED, value_form="reordered", where=where)]
+    if transposed_cover(plain, [joined]):
+        return [ContainmentHit(channel=JOINED, value_form="transposed", where=where)]
     return []
 
 

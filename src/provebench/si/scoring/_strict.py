@@ -152,6 +152,11 @@ class StrictContext:
         them: the objects an answer may name (SI red team 26, H1)."""
         return self._known
 
+    @property
+    def symptom(self) -> str | None:
+        """The name of the resource the symptom is observed on (SI red team 44, H8)."""
+        return self._symptom
+
     def other_identifiers(self, factor: BoundFactor) -> list[str]:
         # The factor's own resource and the symptom's are where an honest answer places the
         # deviation and its effect ("smtp-config lacks SMTP_PORT"); they name no other cause.
@@ -303,6 +308,7 @@ class _StrictRun:
             other_type_phrases=other_type_phrases,
             other_identifiers=other_identifiers,
             scenario_names=self._context.scenario_names,
+            symptom=self._context.symptom,
             ratified_value=True,
             fault=injected_fault(factor, self._context.workloads),
             **arguments,

@@ -45,6 +45,7 @@ def _factor_asserted(
         other_type_phrases=context.other_type_phrases(factor),
         other_identifiers=context.other_identifiers(factor),
         scenario_names=context.scenario_names,
+        symptom=context.symptom,
         exclude_tool_echo=exclude_tool_echo,
         fault=injected_fault(factor, context.workloads),
     )
