@@ -23,6 +23,7 @@ from provebench.pilot.evaluate._log import FILE_ID_INDEX, AppendCall, LogFacts
 from provebench.pilot.evaluate._own_report_words import (
     breaks_refusal_shape,
     breaks_work_path_shape,
+    refusal_text_read,
     says_succeeded,
 )
 from provebench.pilot.evaluate._rules import CALL_KINDS, FAILURE_CHANNELS
@@ -393,11 +394,20 @@ def build_timeline(snapshot: Snapshot, log: LogFacts, work_names: Iterable[str] 
             else:
                 reported = set()
                 text = {k: v for k, v in payload.items() if k != _CHANNEL_FIELD}
-            claimed = {named for named in refused.named(text, reported) if named not in reported}
             refused_reported = reported & snapshot.non_admissible
+            # What of a refusal report may name another file: not the literal words of a
+            # published template (pilot red team 44, F1: `audio.mp4` named by "…, audio/mp4").
+            read = (
+                refusal_text_read(
+                    text, {f: snapshot.refused_files.get(f, ()) for f in sorted(reported)}
+                )
+                if refused_reported
+                else text
+            )
+            claimed = {named for named in refused.named(read, reported) if named not in reported}
             if refused_reported and (
                 _says_they_succeeded(text, reported, snapshot, closed=True)
-                or not reported.issuperset(corpus.named(text, reported))
+                or not reported.issuperset(corpus.named(read, reported))
             ):
                 # A refusal report whose text names another file of the corpus, by id or by
                 # name, is no report of its own file (agent contract rule 2: a failure entry
