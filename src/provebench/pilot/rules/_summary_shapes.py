@@ -71,8 +71,8 @@ SELF_CHECK_DETAILS: tuple[str, ...] = (
 # Words of the importer's own progress: none says what became of a file, a row or the register.
 NOTE_WORDS: tuple[str, ...] = (
     "cycle", "cycles", "started", "starting", "ended", "ending", "still", "here", "plain",
-    "importer", "version", "seconds", "waiting", "listing", "pages", "page", "passes", "of",
-    "the", "a", "and", "at", "note",
+    "importer", "version", "seconds", "waiting", "listing", "listed", "file", "files", "pages",
+    "page", "passes", "of", "the", "a", "and", "at", "note",
 )  # fmt: skip
 
 # The words an importer's own exception class may be made of when its exception names a refused
