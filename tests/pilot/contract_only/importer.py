@@ -276,7 +276,7 @@ class Importer:
                 self.say(
                     "error",
                     code="append_in_doubt",
-                    detail="no answer (timeout)",
+                    detail="timeout; effect unknown",  # rule 8's in-doubt words
                     file_ids=[row[0] for row in rows],
                 )
                 return None
