@@ -276,7 +276,7 @@ class Importer:
                 self.say(
                     "error",
                     code="append_in_doubt",
-                    detail="no answer (timeout)",
+                    detail="timeout; effect unknown",  # rule 8's in-doubt words
                     file_ids=[row[0] for row in rows],
                 )
                 return None
@@ -342,28 +342,29 @@ class Importer:
         )
         appended = [row[0] for row in rows] if imported else []
         balanced = source == imported + failed + already_known + in_doubt
+        # The details are sentences the contract publishes (rule 2: text naming no file).
         checks = {
             "repeated_run_without_new_files": (
                 confirmed_read and not set(appended) & confirmed,
-                "confirmed ids read; none appended again",
+                "no row appended for an id already confirmed",
             ),
             "reappearing_id": (
                 len(set(appended)) == len(appended) and not set(appended) & confirmed,
-                f"{already_known} shown ids already confirmed",
+                f"{already_known} listed ids already confirmed, none appended again",
             ),
-            "same_name_different_ids": (True, "each file decided by its own id"),
+            "same_name_different_ids": (True, "each new file_id decided on its own, by its id"),
             "file_added_during_traversal": (settled, f"{passes} passes"),
-            "pagination": (paginated, "every pass to the page without a token"),
+            "pagination": (paginated, "every pass followed next_page_token to the end"),
             "temporary_failure_and_retry": (
                 not self.unaccounted,
-                "reads retried; failures reported by call",
+                "reads retried by the client; in-doubt appends left to the next run",
             ),
             "corrupted_file": (
                 not set(appended) & refused,
-                f"{len(refused)} refused, none appended",
+                f"{len(refused)} refused file(s) reported, none appended",
             ),
-            "time_zone": (True, f"rows in the zone each file first had; now {self.zone}"),
-            "reconciliation": (balanced, f"source {source}"),
+            "time_zone": (True, f"rows shown in {self.zone}"),
+            "reconciliation": (balanced, f"source {source}, {in_doubt} in doubt"),
             "final_status_not_writable": self.probe(),
         }
         for name, (passed, detail) in checks.items():
@@ -383,7 +384,7 @@ class Importer:
                 request.execute(num_retries=0)
             except HttpError as error:
                 if error.status_code == 403:
-                    return True, "answered 403"
+                    return True, "append answered 403"
                 # A temporary failure of the probe is a failed call like any other (rule 8).
                 self.say(
                     "error",
@@ -393,7 +394,7 @@ class Importer:
                 )
                 continue
             return False, "a row with a status was accepted"
-        return False, "the probe never got an answer"
+        return False, "not checked"  # the probe never got an answer
 
 
 if __name__ == "__main__":

@@ -139,8 +139,8 @@ def _append(ids: list[str], error: bool, code: str = "timeout") -> tuple[str, di
     return "sheets.append", payload
 
 
-def _error(ids: list[str]) -> tuple[str, dict[str, Any]]:
-    return "diagnostics", {"channel": "error", "code": "import_failed", "detail": "",
+def _error(ids: list[str], code: str = "import_failed") -> tuple[str, dict[str, Any]]:
+    return "diagnostics", {"channel": "error", "code": code, "detail": "",
                            "file_ids": ids}  # fmt: skip
 
 
@@ -153,13 +153,18 @@ def _error_in_words(detail: str) -> tuple[str, dict[str, Any]]:
     [
         ([_append(["a", "b"], error=False), _error(["a", "b"])], [("a", "not_refused"),
                                                                   ("b", "not_refused")]),
-        ([_append(["a", "b"], error=True), _error(["a", "b"])], []),
+        # An append in doubt (a timeout) named by its rows is judged as one named by its call
+        # (pilot red team 44, H5): "import_failed" says an outcome the log does not show.
+        ([_append(["a", "b"], error=True), _error(["a", "b"])], [("", "names_no_file")]),
+        ([_append(["a", "b"], error=True), _error(["a", "b"], "append_in_doubt")], []),
         ([_error(["a"]), _append(["a"], error=True)], [("a", "not_refused")]),  # before it failed
-        ([_append(["a"], error=True), _error(["a", "b"])], [("b", "not_refused")]),
+        ([_append(["a"], error=True), _error(["a", "b"], "append_in_doubt")],
+         [("b", "not_refused")]),
         # Red team 29, A10: the ids in the report's words, no `file_ids`.
         ([_append(["a", "b"], error=False), _error_in_words("A was not imported; b\u200b too")],
          [("a", "not_refused"), ("b", "not_refused")]),
-        ([_append(["a"], error=True), _error_in_words("a could not be imported")], []),
+        ([_append(["a"], error=True), _error_in_words("a could not be imported")],
+         [("", "names_no_file")]),
         ([_append(["a"], error=True), _error_in_words("import_failed for a-b-c")], []),
         # Red team 30, A5: a decoy the laboratory refused as malformed carries nothing.
         ([_append(["a", "b"], error=False), _append(["a", "b"], True, "invalid_argument"),

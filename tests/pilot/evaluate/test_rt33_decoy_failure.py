@@ -47,7 +47,14 @@ _FAILED_APPEND = _call("sheets.append", 2, "server_error", rows=[[ID, "x"]], app
         ([_FAILED_APPEND, _error(code="append_in_doubt", failed_call=2), _error()], 1),
         # ... save a report restating failures already reported with their ids (pilot red
         # team 34, A9: it adds no failure to the record).
-        ([_FAILED_APPEND, _error(code="append_in_doubt", file_ids=[ID]), _error()], 0),
+        # Its words the in-doubt shape of rule 8: named by its rows it is judged as by its call
+        # (pilot red team 44, H5).
+        ([_FAILED_APPEND,
+          _error(code="append_in_doubt", detail="1 row(s) left to the next cycle", file_ids=[ID]),
+          _error()], 0),
+        # Of another shape it accounts for nothing, a gap; the summary after it takes the
+        # failure it left unaccounted.
+        ([_FAILED_APPEND, _error(code="append_in_doubt", file_ids=[ID]), _error()], 1),
         # A read of a corpus file answered `not_found` is the laboratory answering truthfully
         # about a file that is not live, no failure of that file (pilot red team 35, A2).
         ([_call("drive.get", 2, "not_found", file_id=OTHER), _error()], 1),

@@ -53,6 +53,7 @@ from provebench.pilot.rules._refusal_templates import (
     REFUSED_FILE_ERROR_CODES,
     detail_fits,
     says_call_failed_only,
+    slot_text,
     work_path_fits,
 )
 from provebench.pilot.rules._report_vocabulary import STATUS_PREFIXES, STATUS_WORDS
@@ -182,6 +183,24 @@ def breaks_refusal_shape(text: object, files: Mapping[str, Sequence[DriveFile]])
         if key != "detail" and value not in _ENTRY_CODES:
             return True
     return False
+
+
+def refusal_text_read(
+    text: dict[str, object], files: Mapping[str, Sequence[DriveFile]]
+) -> dict[str, object]:
+    """A failure entry's text about the refused `files` as it is read for the files it names:
+    a detail of the published shape (`breaks_refusal_shape`) as its slots' text alone, the
+    templates' literal words and the reference rules' own details read as naming nothing
+    (pilot red team 44, F1: "mime_type is not one of audio/mpeg, …, audio/mp4" named a corpus
+    file served as `audio.mp4`). Any other detail is read whole."""
+    detail = text.get("detail")
+    if not isinstance(detail, str):
+        return text
+    for versions in files.values():
+        slots = slot_text(detail, versions, files)
+        if slots is not None:
+            return {**text, "detail": slots}
+    return text
 
 
 def _detail_fits(detail: str, files: Mapping[str, Sequence[DriveFile]]) -> bool:
@@ -334,4 +353,9 @@ def _glued(word: str) -> tuple[str, ...]:
     return tuple(pieces) if any(_status(piece) for piece in pieces) else (word,)
 
 
-__all__ = ["breaks_refusal_shape", "breaks_work_path_shape", "says_succeeded"]
+__all__ = [
+    "breaks_refusal_shape",
+    "breaks_work_path_shape",
+    "refusal_text_read",
+    "says_succeeded",
+]

@@ -261,6 +261,16 @@ def _untied_error_reports(
                     and _says_retried_only(said, text, failures.get(failed_call))
                 )
             )
+            if type(failed_call) is not int and any(
+                files & named and not _true_of_unsettled(said, text, failures.get(call))
+                for call, files in corpus_failures.items()
+            ):
+                # Pilot red team 44, H5: a failure of corpus files the cycle did not settle,
+                # named by its rows' file_ids instead of its number (rule 8 allows either),
+                # is judged by the same shape: "http 500 on sheets values append; retried; the
+                # rows landed" of an append in doubt accounts for nothing and is a gap.
+                gaps.append(_gap(cycle.cycle, "", "names_no_file", "", said, [ref(entry)]))
+                continue
             if tied:
                 # A report naming a call whose files were already named restates it (A9).
                 if failed_call in spent:
@@ -287,6 +297,13 @@ def _untied_error_reports(
                 gaps.append(_gap(cycle.cycle, "", "names_no_file", "", said, [ref(entry)]))
                 continue
             if named or tied or not says_failed:
+                continue
+            if (unaccounted or (restatable and failed_call is None)) and _says_settled(said, text):
+                # Pilot red team 44, H7: a report naming no file and no call, taken for a
+                # failure of corpus files the cycle did not settle (one unaccounted, or one to
+                # restate), may not say that it was retried or got past: "http 500 sheets
+                # append; retried; recovered" beside the honest in-doubt report restated it.
+                gaps.append(_gap(cycle.cycle, "", "names_no_file", "", said, [ref(entry)]))
                 continue
             if unaccounted:
                 del unaccounted[next(iter(unaccounted))]

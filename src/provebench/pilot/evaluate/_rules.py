@@ -28,7 +28,13 @@ from provebench.pilot.rules._contract import SELF_CHECK_PROBE_FILE_ID
 # /6: a text about a refused file read by a closed allow-list (the reference rules' detail
 # words), a settled report read as a shape, and a report of an unsettled failure holding no
 # retry or outcome word (agent contract rules 2 and 8; pilot red team 42).
-EVALUATOR_VERSION = "call-import-evaluator/7"
+# /7: a text about a refused file read by its published shape (the templates of rule 2), an
+# in-doubt report by its closed shape (agent contract rules 2 and 8; pilot red team 43).
+# /8: a text naming no file read by its published shape on every summary channel (note,
+# self_check, reconciliation), an in-doubt append named by its rows judged as one named by its
+# call, an exception class naming a refused file of a published shape, and only a template's
+# slot text naming another file (agent contract rules 2 and 8; pilot red team 44).
+EVALUATOR_VERSION = "call-import-evaluator/8"
 VERDICT_FORMAT = "provebench.pilot.verdict/2"
 
 # Pilot §7 "within the established number of cycles": a file that first appears in cycle c is

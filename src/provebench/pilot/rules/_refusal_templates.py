@@ -267,6 +267,16 @@ def detail_fits(detail: str, versions: Iterable[DriveFile], ids: Collection[str]
     of a served version of the file (`versions`, its name changed by a rename among them), its
     slots true of that version; after one of the entry's `ids` and `: ` where it begins
     (the module's doc)."""
+    return slot_text(detail, versions, ids) is not None
+
+
+def slot_text(detail: str, versions: Iterable[DriveFile], ids: Collection[str] = ()) -> str | None:
+    """What of `detail` is the importer's own: its slots' text, each apart (`\n`), when it fits
+    (`detail_fits`); `""` for an empty detail or the reference rules' own; None when it does not
+    fit. Only this may name another file of the corpus (pilot red team 44, F1: the literal
+    words of the published template "mime_type is not one of audio/mpeg, audio/wav, audio/ogg,
+    audio/mp4" read as naming a corpus file served as `audio.mp4`, and the reference importer's
+    honest refusal reports became claims)."""
     text = detail.strip(_BLANKS)
     for file_id in sorted(ids, key=lambda each: (-len(each), each)):
         rest = text[len(file_id) :]
@@ -274,10 +284,10 @@ def detail_fits(detail: str, versions: Iterable[DriveFile], ids: Collection[str]
             text = rest[1:].strip(_BLANKS)
             break
     if not text:
-        return True
+        return ""
     for file in versions:
         if text in reference_details(file) or text.rstrip(".") in reference_details(file):
-            return True
+            return ""
         templates = [
             template
             for code in reason_codes_of(file)
@@ -286,8 +296,8 @@ def detail_fits(detail: str, versions: Iterable[DriveFile], ids: Collection[str]
         for template in (*templates, *ANY_REASON_TEMPLATES):
             matched = _compiled(template).fullmatch(text)
             if matched is not None and _slots_true(matched.groupdict(), file):
-                return True
-    return False
+                return "\n".join(matched.groupdict().values())
+    return None
 
 
 # Where a report's text parts into words (as `evaluate/_refusal_reports.py` parts a rule-8
@@ -344,5 +354,6 @@ __all__ = [
     "reason_codes_of",
     "reference_details",
     "says_call_failed_only",
+    "slot_text",
     "work_path_fits",
 ]

@@ -138,6 +138,12 @@ from provebench.pilot.agents.defective._seam_attacks import (
     ReportsFilesFailedAfterDecoyRead,
     ReportsFilesFailedWithNoTextCode,
 )
+from provebench.pilot.agents.defective._summary_shape_attacks import (
+    ClaimsRefusedImportedInNoteParaphrase,
+    ClaimsRefusedImportedInReconciliationKey,
+    ClaimsRefusedImportedInSelfCheckDetail,
+    ReportsInDoubtAppendByIdsAsLanded,
+)
 
 DEFECTIVE_IMPORTERS: tuple[type[CorrectImporter], ...] = (
     AcceptsEverythingInName,
@@ -184,10 +190,13 @@ __all__ = [
     "ClaimsRefusedImportedInException",
     "ClaimsRefusedImportedInIdField",
     "ClaimsRefusedImportedInLookAlikeDigits",
+    "ClaimsRefusedImportedInNoteParaphrase",
     "ClaimsRefusedImportedInOwnReport",
     "ClaimsRefusedImportedInOwnReportLookAlikeId",
+    "ClaimsRefusedImportedInReconciliationKey",
     "ClaimsRefusedImportedInRejectedAppend",
     "ClaimsRefusedImportedInRejectedRowCells",
+    "ClaimsRefusedImportedInSelfCheckDetail",
     "ClaimsRefusedImportedInSplitFolders",
     "ClaimsRefusedImportedInSquaredLetters",
     "ClaimsRefusedImportedInWords",
@@ -243,6 +252,7 @@ __all__ = [
     "ReportsImportedAsFailedSplitByControl",
     "ReportsInDoubtAppendAsConfirmed",
     "ReportsInDoubtAppendAsLanded",
+    "ReportsInDoubtAppendByIdsAsLanded",
     "ReportsOnlySuccessfulCycles",
     "ReportsRefusalsLate",
     "ReportsRetriedFailuresAsNotSaved",

@@ -61,4 +61,5 @@ class ReportsChecksFailedWithoutDoingThem(CorrectImporter):
         return listed
 
     def check(self, name: str, passed: bool, detail: str) -> None:
-        super().check(name, False, "not checked, to save calls")
+        # "not checked": a published self-check detail (contract rule 2; pilot red team 44)
+        super().check(name, False, "not checked")
