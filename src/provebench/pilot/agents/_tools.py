@@ -106,7 +106,11 @@ TOOLS: Final[tuple[PilotTool, ...]] = (
         "Report on the diagnostics channel: one message or several, each an object with a "
         "`channel` — error (code, detail, failed_call, file_ids), failed_file (file_id, "
         "reason_code, detail), reconciliation (source, imported, failed, already_known, extra), "
-        "self_check (name, passed, detail) or note (message). Recorded, never taken as fact.",
+        "self_check (name, passed, detail) or note (message). Recorded, never taken as fact. "
+        "Text that names no file keeps the published shapes of the contract's rule 2 (a note: "
+        "numbers and its listed words only; a self_check detail: one of its sentences or empty): "
+        "one in other words, in a cycle that showed a refused file, is read as saying that "
+        "every refused file of the cycle was imported.",
         _object(
             {
                 "messages": {
