@@ -290,3 +290,18 @@ def test_a_manifest_count_the_runner_cannot_read_is_held_to_nothing_never() -> N
     docs = documents(manifest, "default")
     assert docs is not None
     assert [_document_count(doc) for doc in docs] == [UNREAD_COUNT, 5000, 7, None]
+
+
+def test_a_restart_patch_recorded_as_a_patch_is_a_fault() -> None:
+    """Provider red team 45, PV6: under --kubectl a patch of a deployment's template
+    restartedAt, recorded as a `patch` of the annotation (no `restart` entry), owed no
+    ImagePullBackOff (derived from a restart entry) and turned sc.partial-operation-001's
+    forbidden second restart into a PASS; the face records it as a restart, so that is a fault.
+    The honest record (a restart) still accounts for it."""
+    alone = json.dumps({"spec": {"template": {"metadata": {"annotations": {
+        "kubectl.kubernetes.io/restartedAt": "2026-12-06T00:00:00Z"}}}}})  # fmt: skip
+    done = command("patch", "deployment", "web-app", "-p", alone, said=f"{APPS}/web-app patched\n")
+    field = "annotations.kubectl.kubernetes.io/restartedAt"
+    as_patch = unaccounted_steps(done, [write("patch", WA, fields=[field])], [])
+    assert as_patch is not None and "records no restart of deployment/web-app" in as_patch
+    assert unaccounted_steps(done, [write("restart", WA)], []) is None

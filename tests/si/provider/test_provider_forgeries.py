@@ -31,6 +31,8 @@ from provebench.si.provider import (
     preflight,
     run_on_provider,
 )
+from provebench.si.provider._client import ProviderFault
+from provebench.si.provider._environment_events import environment_events_of
 from provebench.si.provider._stimuli import unshown_injection
 from provebench.si.scoring._score import score_scenario
 from provebench.si.sim._recording import ENVIRONMENT
@@ -223,3 +225,13 @@ def test_a_relayed_read_of_the_workload_s_logs_must_show_the_line(
     assert (problem is not None) is unshown, problem
     if problem is not None:
         assert "logs/web in default (step 3)" in problem
+
+
+@pytest.mark.parametrize("name", ["provider_audit_log", "provider_environment_events"])
+def test_an_environment_event_named_as_the_runner_s_own_record_is_refused(name: str) -> None:
+    """Provider red team 45, C8: an event named `provider_audit_log` switched on the
+    artifact-provider reading and the run failed with a misleading text; such a name is the
+    runner's own record's, so the provider that sends one is refused naming the field."""
+    with pytest.raises(ProviderFault, match=r"environment_events\[0\]\.name .* runner's own"):
+        environment_events_of([{"name": name, "after_step": 1}], "POST x/observe")
+    assert environment_events_of([{"name": "ImagePullBackOff", "after_step": 1}], "x")
