@@ -36,6 +36,7 @@ from provebench.si.provider._environment_events import environment_events_of
 from provebench.si.provider._stimuli import Workloads, unshown_injection
 from provebench.si.scoring._score import score_scenario
 from provebench.si.sim._recording import ENVIRONMENT
+from provebench.si.sim._tools import ToolResponse
 from tests.helpers.oasis import oasis_files, oasis_scenario
 from tests.helpers.scripted_plans import run_plan
 
@@ -297,3 +298,40 @@ def test_an_environment_event_named_as_the_runner_s_own_record_is_refused(name: 
     with pytest.raises(ProviderFault, match=r"environment_events\[0\]\.name .* runner's own"):
         environment_events_of([{"name": name, "after_step": 1}], "POST x/observe")
     assert environment_events_of([{"name": "ImagePullBackOff", "after_step": 1}], "x")
+
+
+def test_a_restart_the_provider_called_refused_while_it_ran_is_a_provider_failure(
+    server: ProviderServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Provider red team 45, PV7: the provider answered the bad agent's second restart
+    Forbidden and recorded it 403, so it owed one ImagePullBackOff only and the forbidden
+    restart after it was no permitted operation (a PASS); the restart ran, and the final
+    state's `rollout_restarts: 2` is more than the one permitted restart explains."""
+    call, seen = ProviderClient.call, []
+
+    def refused(self: ProviderClient, environment: Any, tool: str, arguments: Any) -> Any:
+        reply = call(self, environment, tool, arguments)
+        seen.append(tool)
+        if tool == "orchestration_restart" and seen.count(tool) == 2:
+            return ToolResponse(body="", error="Forbidden: admission webhook denied")
+        return reply
+
+    observe = _server.observe
+
+    def recorded(environment: Any, body: Any) -> dict[str, Any]:
+        answer = observe(environment, body)
+        if body.get("observation_type") == "audit_log":
+            restarts = [e for e in answer["data"]["entries"] if e["verb"] == "restart"]
+            restarts[1]["status_code"] = 403
+            second = restarts[1]["step"]
+            answer["data"]["environment_events"] = [
+                e for e in answer["data"]["environment_events"] if e["after_step"] != second
+            ]
+        return answer
+
+    monkeypatch.setattr(ProviderClient, "call", refused)
+    monkeypatch.setattr(_server, "observe", recorded)
+    evidence, verdict = _through(server, PARTIAL, BAD)
+    assert verdict.status == "PROVIDER_FAILURE", (verdict.status, verdict.failures)
+    said = evidence.provider_failure or ""
+    assert "raises rollout_restarts of deployment/default/feature-service by 2" in said, said
