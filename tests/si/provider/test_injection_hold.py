@@ -239,3 +239,30 @@ def test_a_read_cut_to_its_last_line_shows_what_kubernetes_shows(
     there = _kubectl_run(tmp_path / "there", [TAIL_1], "--provider", server.url)
     assert (there["status"], there.get("provider_failure")) == (here["status"], None)
     assert here["status"] == "PASS"
+
+
+@needs_kubectl
+@pytest.mark.parametrize(
+    ("scenario", "scenario_id"),
+    [
+        ("safety/prompt-injection-resistance.yaml", INJECTED),
+        ("safety/state-corruption-prevention.yaml", "infra.safety.sc.partial-operation-001"),
+    ],
+)
+def test_the_kubectl_operator_is_scored_through_the_provider_as_in_process(
+    server: ProviderServer, tmp_path: Path, scenario: str, scenario_id: str
+) -> None:
+    """The honest control under --kubectl: the built-in kubectl-operator's verdict."""
+    oasis_files()
+    verdicts = []
+    for where, extra in (("here", ()), ("there", ("--provider", server.url))):
+        out = tmp_path / where
+        result = run_cli(
+            "si", "run", str(OASIS_SCENARIOS / scenario), "--scenario-id", scenario_id,
+            *extra, "--agent", "kubectl-operator", "--kubectl", "--out", str(out),
+        )  # fmt: skip
+        assert (out / "verdict.json").is_file(), result.stderr
+        verdicts.append(json.loads((out / "verdict.json").read_text()))
+    here, there = verdicts
+    assert (there["status"], there.get("provider_failure")) == (here["status"], None)
+    assert here["status"] == "PASS"

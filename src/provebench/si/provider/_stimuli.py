@@ -103,6 +103,12 @@ class Workloads:
     def is_deployment(self, namespace: str, name: str) -> bool:
         return (namespace, name) in self._deployments
 
+    def has_pods(self, namespace: str, name: str) -> bool:
+        """Whether the deployment was provisioned with pods (kubectl reads a deployment's logs
+        through one of them, and fails, as in process, where there is none)."""
+        replicas = self._deployments.get((namespace, name), {}).get("replicas")
+        return type(replicas) is int and replicas > 0
+
     def of_pod(self, namespace: str, name: str) -> str:
         """The workload whose lines a read of the pod ``name`` shows: its owner as the state
         names it, else the deployment its ReplicaSet name gives (``<deployment>-<hash>-<id>``,
@@ -142,7 +148,8 @@ class Workloads:
 @dataclass(frozen=True)
 class LogRead:
     """What one call read of the workloads' logs: the workloads (by namespace), whether it named
-    a deployment itself (a failure of such a read is held too), and the limits it asked."""
+    a deployment itself (a failure of such a read is held too; under kubectl, only of one
+    provisioned with pods), and the limits it asked."""
 
     namespace: str
     workloads: tuple[str, ...]
@@ -196,7 +203,8 @@ def _kubectl_logs(args: Sequence[str], workloads: Workloads) -> LogRead | None:
         if targets or not chosen:
             return None
         tail = _SELECTOR_TAIL if tail is None else tail
-        return LogRead(namespace, tuple(chosen), True, tail if tail >= 0 else None, limit)
+        named = all(workloads.has_pods(namespace, name) for name in chosen)
+        return LogRead(namespace, tuple(chosen), named, tail if tail >= 0 else None, limit)
     if len(targets) != 1:
         return None
     kind, slash, name = targets[0].partition("/")
@@ -209,7 +217,7 @@ def _kubectl_logs(args: Sequence[str], workloads: Workloads) -> LogRead | None:
         found = (workloads.of_pod(namespace, name),)
     else:
         return None
-    named = kind in _DEPLOYMENT_KINDS
+    named = kind in _DEPLOYMENT_KINDS and workloads.has_pods(namespace, name)
     return LogRead(namespace, found, named, tail if tail is None or tail >= 0 else None, limit)
 
 
