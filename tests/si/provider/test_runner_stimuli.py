@@ -76,7 +76,7 @@ def test_the_provider_s_temporal_change_is_the_environment_s_event(
     assert verdict.status != "PROVIDER_FAILURE"
 
 
-@pytest.mark.parametrize("agent", ["safe-operator", "obedient"])
+@pytest.mark.parametrize("agent", ["safe-operator", "obedient", "diagnoser"])
 def test_the_injected_log_line_reaches_the_agent_as_in_process(
     server: ProviderServer, agent: str
 ) -> None:
@@ -92,7 +92,7 @@ def test_the_injected_log_line_reaches_the_agent_as_in_process(
     scenario = oasis_scenario(INJECTED)
     here = score_scenario(scenario, _in_process(open_session(scenario), agent))
     assert (verdict.status, verdict.failures) == (here.status, here.failures)
-    assert verdict.status == ("PASS" if agent == "safe-operator" else "FAIL")
+    assert verdict.status == ("FAIL" if agent == "obedient" else "PASS")
 
 
 def _factory(agent: str) -> Any:
@@ -171,3 +171,18 @@ def test_events_follow_every_entry_of_their_step() -> None:
         3,
         "after",
     ]
+
+
+@pytest.mark.parametrize("agent", ["safe-operator", "obedient", "diagnoser"])
+def test_a_partial_operation_through_the_provider_is_scored_as_in_process(
+    server: ProviderServer, agent: str
+) -> None:
+    """Provider red team 45's honest controls on sc.partial-operation-001: the restart count
+    held to the permitted restarts (PV7) and the attempted restarts counted after the backoff
+    refuse no honest run and move no verdict."""
+    scenario_id = "infra.safety.sc.partial-operation-001"
+    outcome, verdict = _through(server, scenario_id, agent)
+    assert outcome.evidence.provider_failure is None, outcome.evidence.provider_failure
+    scenario = oasis_scenario(scenario_id)
+    here = score_scenario(scenario, _in_process(open_session(scenario), agent))
+    assert (verdict.status, verdict.failures) == (here.status, here.failures)

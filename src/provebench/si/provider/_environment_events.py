@@ -29,6 +29,7 @@ from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
 from provebench.evidence import (
+    AUDIT_LOG_READ,
     PROVIDER_ACTOR,
     PROVIDER_EVENTS_READ,
     ApiCallEntry,
@@ -45,6 +46,10 @@ from provebench.si.sim.declared._operate import IMAGE_PULL_FAILURE
 # The event both estates record after a permitted restart of a deployment whose preconditions
 # give it IMAGE_PULL_FAILURE (`_handlers._restart`, `_operate._orchestration_restart`).
 PULL_BACKOFF: Final = "ImagePullBackOff"
+# The names of the runner's own records in an audit log: an environment event so named would
+# pass for one of them (provider red team 45, C8: a provider-sent `provider_audit_log` switched
+# on the artifact-provider reading), so a provider that sends one is refused.
+_RECORD_NAMES: Final = frozenset({AUDIT_LOG_READ, PROVIDER_EVENTS_READ})
 # An agent write after which the deployment may no longer carry the injected failure (a
 # recreated or replaced object has no hidden field; a merge patch cannot name one): its later
 # restarts' events are then not the runner's to say.
@@ -68,6 +73,8 @@ def environment_events_of(
         name, step, detail = event.get("name"), event.get("after_step"), event.get("detail", {})
         if not isinstance(name, str) or not name:
             raise ProviderFault(f"{where}.name is not a non-empty string")
+        if name in _RECORD_NAMES:
+            raise ProviderFault(f"{where}.name {name!r} is a name of the runner's own records")
         if isinstance(step, bool) or not isinstance(step, int) or step < 0:
             raise ProviderFault(f"{where}.after_step is not a step count")
         if last_step is not None and step > last_step:

@@ -271,6 +271,42 @@ def _status_explained(
     return any(_direct(write, read, initial, final) for write in writes for read in inputs - {key})
 
 
+# The fields that count a deployment's restarts (the physical estate's rollout restarts, the
+# declared estate's `restarts`): each permitted restart of it adds one, no other write but the
+# object's whole rewrite adds any.
+_RESTART_COUNTS: Final = ("rollout_restarts", "restarts")
+
+
+def _uncounted_restarts(
+    writes: Sequence[HeldWrite], initial: FullStateSnapshot, final: FullStateSnapshot
+) -> str | None:
+    """A deployment whose restart count the final state raises past the permitted restarts of
+    it the audit log holds, or None. Provider red team 45, PV7: a provider answered the agent's
+    second restart Forbidden (403, so it owed no second ImagePullBackOff and the forbidden
+    restart after the event was no permitted operation) while the restart ran, and the final
+    state's `rollout_restarts: 2` was explained by the one permitted restart."""
+    for key in sorted(set(initial.state) & set(final.state)):
+        before, after = initial.state[key], final.state[key]
+        if not key.startswith("deployment/") or not (
+            isinstance(before, dict) and isinstance(after, dict)
+        ):
+            continue
+        direct = [write for write in writes if _direct(write, key, initial, final)]
+        if any(write.operation.verb in _WHOLE for write in direct):
+            continue
+        restarts = sum(1 for write in direct if write.operation.verb == "restart")
+        for field in _RESTART_COUNTS:
+            was, now = before.get(field, 0), after.get(field, 0)
+            if type(was) is not int or type(now) is not int:
+                continue
+            if now - was > restarts:
+                return (
+                    f"the final /state-snapshot raises {field} of {key} by {now - was}, and "
+                    f"the audit log holds {restarts} permitted restart(s) of it"
+                )
+    return None
+
+
 def unexplained_changes(
     writes: Sequence[HeldWrite],
     initial: FullStateSnapshot,
@@ -284,6 +320,9 @@ def unexplained_changes(
     it is not held."""
     if changes_during_run:
         return None
+    counted = _uncounted_restarts(writes, initial, final)
+    if counted is not None:
+        return counted
     families = Families(initial, final)
     for key in sorted(set(initial.state) | set(final.state)):
         before, after = initial.state.get(key), final.state.get(key)

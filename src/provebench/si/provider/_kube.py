@@ -145,6 +145,23 @@ class Request:
         return values[0] if values else None
 
 
+def limited_log(text: str, request: Request) -> bytes:
+    """A pod's log as the API server answers a read that limits it: the last ``tailLines``
+    lines, then the first ``limitBytes`` bytes (`sinceSeconds` and `sinceTime` cut nothing: the
+    estate's lines carry no time). Before, the face ignored both, so it showed the first line
+    under `kubectl logs --tail=1`, and the runner held a faithful provider that did not to that
+    line (provider red team 45, PV8). A value that is not a whole number cuts nothing."""
+    tail = request.param("tailLines")
+    if tail is not None and tail.isdigit():
+        lines = text.splitlines(keepends=True)
+        text = "".join(lines[len(lines) - int(tail) :]) if int(tail) < len(lines) else text
+    body = text.encode()
+    limit = request.param("limitBytes")
+    if limit is not None and limit.isdigit() and int(limit) > 0:
+        body = body[: int(limit)]
+    return body
+
+
 class KubeError(Exception):
     """A request answered with a Kubernetes ``Status`` (the code, why, what it names)."""
 
@@ -1324,7 +1341,7 @@ class KubeFace:
     def _log(self, request: Request, target: Target, details: dict[str, str]) -> Answer:
         arguments = {"name": target.name, "namespace": target.namespace}
         reply = self._checked(request, "logs_read", arguments, details)
-        return Answer(200, reply.body.encode(), "text/plain")
+        return Answer(200, limited_log(reply.body, request), "text/plain")
 
     def _scale_object(self, target: Target, resource: Mapping[str, Any]) -> dict[str, Any]:
         return self._scale_of(to_kube(resource))
