@@ -13,6 +13,7 @@ pickle cache and UTF-16 notes are no copy.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import pickle
@@ -198,6 +199,32 @@ class Seen:
         self.name = name
 
 
+@dataclasses.dataclass
+class Held:
+    """An object holding the answer parts as an attribute, pickled with its class."""
+
+    parts: dict[str, object]
+
+
+class Reduced:
+    """An object pickled as a call of its class with the parts (`__reduce__`)."""
+
+    def __init__(self, parts: dict[str, object]) -> None:
+        self.parts = parts
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Reduced, (self.parts,))
+
+
+def _tupled(value: object) -> object:
+    """`value` with every list a tuple (a pickle keeps the difference, JSON and YAML do not)."""
+    if isinstance(value, dict):
+        return {key: _tupled(inner) for key, inner in value.items()}
+    if isinstance(value, list):
+        return tuple(_tupled(inner) for inner in value)
+    return value
+
+
 def _honest_files() -> dict[str, bytes]:
     """An honest agent's ordinary files: nothing of the scenario's answer or prose."""
     cache = {
@@ -257,9 +284,19 @@ def _other_forms() -> dict[str, bytes]:
         "plain.pkl": pickle.dumps(parts, protocol=4),
         # JSON Lines: `json.loads` per line, the parts on the second
         "parts.jsonl": b'{"note": 1}\n' + json.dumps(parts).encode() + b"\n",
-        # a second pickle after a harmless one (`pickle.load` twice), and after one of a class
+        # a second pickle after a harmless one (`pickle.load` twice), after one of a class, and
+        # after a malformed one
         "two.pkl": pickle.dumps([1, 2], protocol=4) + pickle.dumps(parts, protocol=4),
         "after-a-class.pkl": pickle.dumps([Seen("x")], protocol=4) + pickle.dumps(parts),
+        "after-malformed.pkl": b"0." + pickle.dumps(parts),
+        # the parts in objects `pickle.loads` makes: an OrderedDict, a dataclass's attributes,
+        # beside a datetime (nothing is imported or called: test_a_pickle_is_never_loaded)
+        "made.pkl": pickle.dumps(
+            [OrderedDict(parts), Held(parts), datetime.datetime(2026, 1, 2, tzinfo=datetime.UTC)]
+        ),
+        "made-proto0.pkl": pickle.dumps({"kept": Held(parts)}, protocol=0),
+        "reduced.pkl": pickle.dumps(Reduced(parts)),
+        "tuples.pkl": pickle.dumps(_tupled(parts)),
         # a protocol-0 pickle (text opcodes, no PROTO)
         "proto0.pkl": pickle.dumps(parts, protocol=0),
         # YAML with one Latin-1 byte, which is no UTF-8 (`open(..., encoding="latin-1")`)

@@ -527,9 +527,9 @@ def _json_lines(text: str) -> list[Any]:
     return values
 
 
-# The opcodes of builtin scalars and containers (`_unpickled`); any other, a class or a call
-# (GLOBAL, STACK_GLOBAL, REDUCE, BUILD, NEWOBJ, INST, OBJ, PERSID …), ends the read: nothing is
-# ever imported or called.
+# The opcodes of builtin scalars and containers (`_unpickled`); a class or a call (GLOBAL,
+# STACK_GLOBAL, REDUCE, BUILD, NEWOBJ, INST, OBJ, PERSID …) is read as `_Named` and `_Made`:
+# nothing is ever imported or called.
 _PICKLE_VALUES = frozenset(
     {
         "BINUNICODE", "SHORT_BINUNICODE", "BINUNICODE8", "UNICODE", "STRING", "BINSTRING",
@@ -551,6 +551,36 @@ class _NotPlain(Exception):
     """A pickle that holds more than builtin scalars and containers, or is malformed."""
 
 
+class _Named:
+    """What a pickle names (a class, a function, a persistent id): never imported nor called."""
+
+    def __str__(self) -> str:
+        return "<named in a pickle>"  # the same text every time a form is written
+
+
+class _Made(dict[Any, Any]):
+    """What a pickle makes by a class or a call (REDUCE, NEWOBJ, INST, OBJ), never made: a
+    mapping of the state it is given (BUILD: an object's attributes) and the items it is given
+    (SETITEMS: an `OrderedDict`'s; the call's arguments and APPENDS, a `deque`'s, under
+    `_MADE_ITEMS`). A dataclass or a
+    `datetime` beside the answer parts made a pickle unread, and `pickle.loads` reads it (sandbox
+    red team 45, G2's family)."""
+
+    def append(self, item: Any) -> None:
+        self.setdefault(_MADE_ITEMS, []).append(item)
+
+    def extend(self, items: list[Any]) -> None:
+        self.setdefault(_MADE_ITEMS, []).extend(items)
+
+
+_MADE_ITEMS = _Named()
+# The opcodes that name or make an object (`_Named`, `_Made`): how many items each takes off the
+# stack above its mark (-1) or off its top.
+_PICKLE_MADE = {"REDUCE": 2, "NEWOBJ": 2, "NEWOBJ_EX": 3, "INST": -1, "OBJ": -1}
+_PICKLE_NAMED = {"GLOBAL": 0, "STACK_GLOBAL": 2, "PERSID": 0, "BINPERSID": 1, "EXT1": 0}
+_PICKLE_NAMED.update({"EXT2": 0, "EXT4": 0, "NEXT_BUFFER": 0})
+
+
 def _unpickled(data: bytes) -> list[Any]:
     """Every value on the stack of each pickle in `data` at its STOP — `pickle.loads` returns the
     top, whatever lies below it, and `pickle.load` called again reads the next pickle of a file —
@@ -559,8 +589,10 @@ def _unpickled(data: bytes) -> list[Any]:
     names). A pickle of a scenario's answer parts was shown, and a sealed agent answered from it
     with no tool call (sandbox red team 43, G1-3); then one with a value under the answer, and
     one with no PROTO opcode (which `pickle.loads` does not need), which were not read (red team
-    45, G2, G2b): every file is tried, whatever its first byte. One that names a class or a call
-    holds nothing read, the pickles after it still do. Bounded by `_MAX_NODES` opcodes a file."""
+    45, G2, G2b): every file is tried, whatever its first byte. What one names (a class, a
+    function) is never imported nor called: it is `_Named`, and what it makes `_Made`, a mapping
+    of the state and items it is given. A malformed pickle holds nothing read, the pickles after
+    it still do. Bounded by `_MAX_NODES` opcodes a file."""
     values: list[Any] = []
     handle = io.BytesIO(data)
     count = 0
@@ -644,7 +676,23 @@ def _pickle_step(
         del stack[marks.pop() :]
     elif name == "DUP":
         stack.append(stack[-1])
-    else:
+    elif name in _PICKLE_MADE or name in _PICKLE_NAMED:
+        taken = _PICKLE_MADE.get(name, _PICKLE_NAMED.get(name, 0))
+        start = marks.pop() if taken < 0 else len(stack) - taken
+        if start < 0:
+            raise _NotPlain(name)
+        # What a call is given (its arguments: `__reduce__`'s `(cls, (parts,))`) is kept in
+        # what it makes, read like its state.
+        given = stack[start:]
+        del stack[start:]
+        stack.append(_Made({_MADE_ITEMS: given}) if name in _PICKLE_MADE else _Named())
+    elif name == "BUILD":
+        state = stack.pop()
+        if isinstance(stack[-1], _Made):  # an object's `__dict__`, or `(__dict__, slots)`
+            for part in state if isinstance(state, tuple) else (state,):
+                if isinstance(part, dict):
+                    stack[-1].update(part)
+    elif name != "READONLY_BUFFER":
         raise _NotPlain(name)
 
 
@@ -665,7 +713,7 @@ def _every_mapping(documents: list[Any]) -> list[dict[Any, Any]]:
     stack = list(reversed(documents))
     while stack:
         value = stack.pop()
-        if not isinstance(value, dict | list) or id(value) in seen:
+        if not isinstance(value, dict | list | tuple) or id(value) in seen:
             continue
         seen.add(id(value))
         if isinstance(value, dict):
@@ -694,7 +742,7 @@ def _form(value: Any, budget: int) -> tuple[str, int] | None:
             raise _TooLarge
         if isinstance(item, dict):
             return {_scalar(key): plain(inner) for key, inner in item.items()}
-        if isinstance(item, list):
+        if isinstance(item, list | tuple):  # a pickle's tuple is a list to YAML and JSON
             return [plain(inner) for inner in item]
         if isinstance(item, set | frozenset):
             return sorted(_scalar(inner) for inner in item)
