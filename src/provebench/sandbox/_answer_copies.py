@@ -8,20 +8,28 @@ manifest; a copy of one file is found here, as a seal's opening is (`_known_secr
 
 A code file is a copy when its bytes are a hidden file's (compared only where the sizes are
 equal, so only those hidden files are hashed), or when a mapping in one of its YAML or JSON
-documents has the parsed form of a scenario document of a hidden file — the same scenario
-re-indented, re-quoted, re-ordered, cut out of a file of several documents or given more
-(`_form`). Both sides are read by content, not by name: every hidden file and every code file
-up to `_MAX_PARSED_BYTES`, each document of it, the code's only where its bytes could spell a
-hidden scenario's id (`_ESCAPE`). Before, a file of several documents was never compared on
-either side, nor a hidden scenario not named `.yaml`, `.yml` or `.json`, nor a copy whose id was
-spelled with escapes, and a sealed agent answered from each with no tool call (sandbox red team
-41, SB1, SB1b, SB5, SB6 and SB8).
+documents has the parsed form of a scenario document of a hidden file — the same scenario re-
+indented, re-quoted, re-ordered, cut out of a file of several documents or given more (`_form`).
+Both sides are read by content, not by name: every hidden file and every code file up to
+`_MAX_PARSED_BYTES`, each document of it, by every reader (`_documents`). Before, a file of
+several documents was never compared on either side, nor a hidden scenario not named `.yaml`,
+`.yml` or `.json`, nor a copy whose id was spelled with escapes, and a sealed agent answered
+from each with no tool call (sandbox red team 41, SB1, SB1b, SB5, SB6 and SB8).
 
 Nor was a copy that is not the whole scenario with its id: one key added, the id renamed, only
 `injection:` and `scoring:` kept, or the scenario in Markdown, a JSON string, a Python literal, a
 pickle, or padded past 1 MiB (sandbox red team 42, G1-1 … G1-8). So each answer part of a hidden
 scenario (`_answer_parts`) is matched at any depth with no id gate, and the scenario's prose
 (`_answer_texts`), normalised, is looked for in the bytes of every code file, any size, unparsed.
+A code file was parsed only where its bytes held a hidden scenario's id, an answer part's
+longest value or an escape; by one reader, the first whose format it was; as a pickle only where
+it began with the PROTO opcode and held one value; and as UTF-16 only where its first four bytes
+held a NUL. TOML's line-ending backslash split every value, a TOML string hid a YAML document, a
+pickle held an extra value or no PROTO, and YAML in UTF-16 began with two CJK characters: a
+sealed agent answered from each with no tool call (sandbox red team 45, G1, G2, G2b, G3, G5). So
+every code file up to `_MAX_PARSED_BYTES` is read by every reader, in every encoding its bytes
+may be text in (`_texts`), and every value read is compared.
+
 A scenario's answer written into an agent by hand (memorised from the public file), its prose
 reworded, or a copy in another encoding (compressed, base64) is no copy of a run's file:
 docs/sandbox.md states that limit.
@@ -33,6 +41,7 @@ import base64
 import contextlib
 import functools
 import hashlib
+import io
 import json
 import os
 import pickletools
@@ -55,15 +64,16 @@ except ImportError:  # pragma: no cover - PyYAML built without libyaml
 from provebench.sandbox._corpus_folders import holds_corpus_manifest
 
 # Far above any scenario file (a few kilobytes): a larger file is not parsed as one, either side.
+# Every code file up to it is parsed by every reader (sandbox red team 45, G1): docs/sandbox.md
+# gives the cost measured.
 _MAX_PARSED_BYTES = 1 << 20
 # The nodes of a hidden scenario document registered (`_yaml`'s bound on a file's).
 _MAX_NODES = 200_000
-# A scenario's id is spelled without its own bytes only by an escape in a double-quoted YAML or
-# JSON string (`\u002e`, `\x2e`, `\/`, an escaped line break) or in UTF-16 or UTF-32 (`_wide`),
-# which YAML and JSON readers read as well: the re-quoted copy of sandbox red team 41, SB8,
-# passed a test for the id's bytes and was never parsed.
-_ESCAPE = re.compile(rb"\\[xuU/\r\n]")
-_WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff")
+# The encodings a file of NUL bytes may be text in (`_texts`): text in UTF-16 or UTF-32 that holds
+# an ASCII character holds a NUL byte, wherever it begins and whatever its first characters (YAML
+# in UTF-16-LE beginning `答案` had none in its first four bytes and was read as UTF-8: sandbox red
+# team 45, G5); one with none holds no ASCII, so neither an answer part's keys nor a prose word.
+_WIDE = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
 # What a document of a hidden file holds to be registered as a scenario (`si.scenario.Scenario`
 # requires them): told by its content, whatever the file is named.
 _SCENARIO_KEYS = frozenset({"id", "preconditions", "stimuli"})
@@ -123,7 +133,6 @@ _CHARACTER_ESCAPE = re.compile(
     rb"|\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})|\\x([0-9a-fA-F]{2})"
 )
 _WORD = re.compile(rb"[A-Za-z0-9]+")
-_UNWRITTEN = re.compile(r"[\s\"'\\]")
 
 
 @dataclass(frozen=True)
@@ -132,7 +141,10 @@ class _Text:
 
     where: str
     probe: bytes  # its longest word as written: the bytes a file holds before it is normalised
-    words: bytes  # ` word word … ` (`_normalised`)
+    # `word word … word`, normalised (`_normalised`) with no space at either end: in a pickle, and
+    # any length-prefixed record, the byte before a string is its length, a letter for many
+    # lengths, glued to the first word (`lrestoring`): sandbox red team 45, G4
+    words: bytes
 
 
 @dataclass(frozen=True)
@@ -158,16 +170,17 @@ class HiddenCopies:
         # The answer-bearing parts (`_ANSWER_PARTS`), by their keys, and the scenario prose.
         self._parts: dict[frozenset[str], list[_Form]] = {}
         self._texts: list[_Text] = []
-        self._part_probes: set[bytes] = set()
         for path in hidden:
             for found in _hidden_files(path):
                 self._note(found)
-        # A file that could hold a copy: one that spells a hidden scenario's id, or could spell
-        # it otherwise (`_ESCAPE`, `_wide`), or holds an answer part's longest text; every other
-        # file is never parsed. (One `in` per id: a regular expression of the ids and escapes
-        # read a code folder ten times slower.)
-        self._ids = tuple(identifier.encode("utf-8") for identifier in sorted(self._forms))
-        self._part_probes.discard(b"")
+        # Each text's longest word as UTF-16 (either byte order: `w\0o\0r\0d` is in both) and
+        # UTF-32 spell it (`w\0\0\0o…`), looked for (`in`, fast) before a file is read without
+        # its NULs.
+        self._wide_probes = {
+            (b"\x00" * width).join(byte.to_bytes(1, "big") for byte in probe)
+            for probe in {text.probe for text in self._texts}
+            for width in (1, 3)
+        }
         self._part_nodes = max(
             (form.nodes for forms in self._parts.values() for form in forms), default=0
         )
@@ -188,15 +201,15 @@ class HiddenCopies:
             if not isinstance(identifier, str) or not value.keys() >= _SCENARIO_KEYS:
                 continue  # no scenario (a corpus's rows, a readings file: by their bytes only)
             form = _form(value, _MAX_NODES)
+            # The same document read by several readers (JSON is YAML too) is one form.
             if form is not None:
-                self._forms.setdefault(identifier, []).append(_Form(path, identifier, *form))
+                _add(self._forms.setdefault(identifier, []), _Form(path, identifier, *form))
             for where, part in _answer_parts(value):
                 found = _form(part, _MAX_NODES)
                 if found is not None:
                     keys = frozenset(_scalar(key) for key in part)
                     label = f"the {where} of scenario {identifier}"
-                    self._parts.setdefault(keys, []).append(_Form(path, label, *found))
-                    self._part_probes.add(_probe(part))
+                    _add(self._parts.setdefault(keys, []), _Form(path, label, *found))
             public = _public_words(value, path)
             for where, text in _answer_texts(value):
                 words = _normalised(text.encode("utf-8"))
@@ -208,7 +221,8 @@ class HiddenCopies:
                     continue
                 if len(words) >= _MIN_TEXT + 2:
                     probe = max(_WORD.findall(text.encode("utf-8")), key=len)
-                    self._texts.append(_Text(f"{identifier} ({where}) of {path}", probe, words))
+                    label = f"{identifier} ({where}) of {path}"
+                    _add(self._texts, _Text(label, probe, words.strip(b" ")))
 
     def copy_of(self, size: int, sha256: str, data: bytes) -> str | None:
         """What hidden file or scenario `data` (of `size` bytes and digest `sha256`) is a copy
@@ -225,7 +239,16 @@ class HiddenCopies:
     def _text_in(self, data: bytes) -> str | None:
         """The hidden scenario whose prose (`_TEXT_KEYS`) `data` holds, in words, or None: in the
         bytes of a file of any size, unparsed (sandbox red team 42, G1-1 … G1-8), its character
-        escapes read as the characters they spell (red team 43, G1-1)."""
+        escapes read as the characters they spell (red team 43, G1-1), a word glued to the byte
+        before or after it (a length byte) read as well (red team 45, G4). A file with NUL bytes
+        is read again with them left out: the prose in UTF-16 or UTF-32, whole or in a binary
+        file, reads as its ASCII."""
+        found = self._text_in_bytes(data)
+        if found is None and any(probe in data for probe in self._wide_probes):
+            found = self._text_in_bytes(data.replace(b"\x00", b""))
+        return found
+
+    def _text_in_bytes(self, data: bytes) -> str | None:
         data = _unescaped(data)
         texts = [text for text in self._texts if text.probe in data]
         if texts:
@@ -238,14 +261,11 @@ class HiddenCopies:
     def _parsed_copy_of(self, size: int, data: bytes) -> str | None:
         """The hidden scenario, or answer part of one, that a mapping of `data` has the form of,
         in words, or None."""
-        if size > _MAX_PARSED_BYTES or not self._ids:
-            return None
-        if not (
-            any(i in data for i in self._ids)
-            or any(probe in data for probe in self._part_probes)
-            or _ESCAPE.search(data)
-            or _wide(data)
-        ):
+        # Every code file is parsed, whatever its bytes hold: a file was parsed only where they
+        # held an id, an answer part's longest value or an escape, and TOML's line-ending
+        # backslash (`\ ` and a line break, trimmed inside a string) split each of them (sandbox
+        # red team 45, G1).
+        if size > _MAX_PARSED_BYTES or not self._forms:
             return None
         # Every mapping of every document, at any depth: a fixture file of several documents,
         # a list of scenarios or one wrapped in another mapping holds the scenario as well
@@ -396,24 +416,6 @@ def _character(found: re.Match[bytes]) -> bytes:
     return chr(point).encode("utf-8")
 
 
-def _probe(part: Any) -> bytes:
-    """The longest of a part's string values (not its keys, which every scenario shares) that
-    holds no space, quote or backslash — `secret/payments-db-credentials` — so a file that holds
-    the part holds it as written, unwrapped and unescaped (an escaped copy is parsed anyway:
-    `_ESCAPE`)."""
-    words: list[bytes] = []
-    stack = [part]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-        elif isinstance(value, str) and not _UNWRITTEN.search(value):
-            words.append(value.encode("utf-8"))
-    return max(words, key=len, default=b"")
-
-
 def _hidden_files(path: Path) -> list[Path]:
     try:
         status = path.lstat()
@@ -464,45 +466,70 @@ def _untagged(loader: _SafeLoader, node: yaml.Node) -> Any:
 _Loader.add_constructor(None, _untagged)
 
 
-def _wide(data: bytes) -> bool:
-    """Whether `data` may be text in UTF-16 or UTF-32 (as `json.detect_encoding` tells)."""
-    return b"\x00" in data[:4] or data.startswith(_WIDE_BOMS)
+def _add(items: list[Any], item: Any) -> None:
+    """Append `item` to `items` unless it is there (a few forms and texts a scenario)."""
+    if item not in items:
+        items.append(item)
 
 
 def _documents(data: bytes | None) -> list[Any]:
-    """The JSON value `data` holds (`json` is fast, and reads JSON that YAML does not: tabs, say),
-    else every document it holds as YAML, those read before a malformed one too (an agent's
-    `yaml.safe_load_all` reads them before it fails)."""
+    """Every value `data` holds for any reader an agent may use: what every pickle in it holds
+    (`_unpickled`), and of each text it may be (`_texts`) its JSON value, the JSON value of each
+    of its lines (JSON Lines), its TOML value and every YAML document, those read before a
+    malformed one too (an agent's `yaml.safe_load_all` reads them before it fails). Not the first
+    format that parses: a TOML string that hid a YAML document was read as TOML only, and a
+    sealed agent answered from the YAML (sandbox red team 45, G3). Both sides are read so."""
     if data is None:
         return []
-    if data.startswith(_PICKLE_START):
-        held = _unpickled(data)
-        return [] if held is None else [held]
-    try:
-        text = data.decode(json.detect_encoding(data)).removeprefix("\ufeff")
-    except (UnicodeDecodeError, LookupError):
-        return []
-    try:
-        return [json.loads(text)]
-    except (ValueError, RecursionError):
-        pass
-    try:  # TOML, which the standard library reads (`tomllib`): sandbox red team 43, G1-4
-        return [tomllib.loads(text)]
-    except (ValueError, RecursionError):
-        pass
-    documents: list[Any] = []
-    # Whatever PyYAML cannot read further holds nothing more that it reads.
-    with contextlib.suppress(Exception):
-        for document in yaml.load_all(text, Loader=_Loader):  # a safe loader
-            documents.append(document)
+    documents = _unpickled(data)
+    for text in _texts(data):
+        with contextlib.suppress(ValueError, RecursionError):  # `tomllib`: red team 43, G1-4
+            documents.append(tomllib.loads(text))
+        try:
+            documents.append(json.loads(text))
+            # A JSON text is one YAML flow document of the same mappings, keys and strings:
+            # YAML reads nothing more in it (and is the slowest reader of the three).
+            continue
+        except (ValueError, RecursionError):
+            documents.extend(_json_lines(text))
+        # Whatever PyYAML cannot read further holds nothing more that it reads.
+        with contextlib.suppress(Exception):
+            for document in yaml.load_all(text, Loader=_Loader):  # a safe loader
+                documents.append(document)
     return documents
 
 
-# A pickle of protocol 2 or later begins with the PROTO opcode (`pickle.dumps`' default is 4 or 5).
-_PICKLE_START = b"\x80"
-# The opcodes of builtin scalars and containers (`_unpickled`); any other, a class or a call
-# (GLOBAL, STACK_GLOBAL, REDUCE, BUILD, NEWOBJ, INST, OBJ, PERSID …), ends the read: nothing is
-# ever imported or called.
+def _texts(data: bytes) -> list[str]:
+    """Each text `data` may be, a BOM left out: UTF-8, its invalid bytes read as U+FFFD (so text
+    in Latin-1 or another ASCII-compatible encoding reads its ASCII, an answer part's keys and
+    values, the same); and, where `data` holds a NUL byte or begins with a wide BOM, UTF-16 and
+    UTF-32 of either byte order, each that decodes (`_WIDE`). A text holding a NUL character is
+    no text any of the readers reads (binary data read as UTF-8, UTF-16 read as UTF-32)."""
+    found = [data.decode("utf-8", errors="replace").removeprefix("\ufeff")]
+    if b"\x00" in data or data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        for encoding in _WIDE:
+            with contextlib.suppress(UnicodeDecodeError):
+                found.append(data.decode(encoding).removeprefix("\ufeff"))
+    texts: list[str] = []
+    for text in found:
+        if "\x00" not in text and text not in texts:
+            texts.append(text)
+    return texts
+
+
+def _json_lines(text: str) -> list[Any]:
+    """The JSON value of each line of `text` that is one (JSON Lines: `json.loads` per line)."""
+    values: list[Any] = []
+    for line in text.splitlines():
+        if line.lstrip().startswith(("{", "[")):
+            with contextlib.suppress(ValueError, RecursionError):
+                values.append(json.loads(line))
+    return values
+
+
+# The opcodes of builtin scalars and containers (`_unpickled`); a class or a call (GLOBAL,
+# STACK_GLOBAL, REDUCE, BUILD, NEWOBJ, INST, OBJ, PERSID …) is read as `_Named` and `_Made`:
+# nothing is ever imported or called.
 _PICKLE_VALUES = frozenset(
     {
         "BINUNICODE", "SHORT_BINUNICODE", "BINUNICODE8", "UNICODE", "STRING", "BINSTRING",
@@ -524,26 +551,74 @@ class _NotPlain(Exception):
     """A pickle that holds more than builtin scalars and containers, or is malformed."""
 
 
-def _unpickled(data: bytes) -> Any:
-    """The value a pickle of builtin scalars, strings, lists, dicts, tuples and sets holds, or
-    None: rebuilt from `pickletools.genops`' opcodes, never by `pickle.loads` (which imports and
-    calls what the file names). A pickle of a scenario's answer parts was shown, and a sealed
-    agent answered from it with no tool call (sandbox red team 43, G1-3). Bounded by
-    `_MAX_NODES` opcodes."""
-    stack: list[Any] = []
-    marks: list[int] = []
-    memo: dict[int, Any] = {}
-    try:
-        for count, (opcode, argument, _) in enumerate(pickletools.genops(data)):
-            if count > 4 * _MAX_NODES:
-                return None
-            name = opcode.name
-            if name == "STOP":
-                return stack[-1] if len(stack) == 1 else None
-            _pickle_step(name, argument, stack, marks, memo)
-    except (_NotPlain, ValueError, IndexError, KeyError, TypeError, OverflowError):
-        return None
-    return None
+class _Named:
+    """What a pickle names (a class, a function, a persistent id): never imported nor called."""
+
+    def __str__(self) -> str:
+        return "<named in a pickle>"  # the same text every time a form is written
+
+
+class _Made(dict[Any, Any]):
+    """What a pickle makes by a class or a call (REDUCE, NEWOBJ, INST, OBJ), never made: a
+    mapping of the state it is given (BUILD: an object's attributes) and the items it is given
+    (SETITEMS: an `OrderedDict`'s; the call's arguments and APPENDS, a `deque`'s, under
+    `_MADE_ITEMS`). A dataclass or a
+    `datetime` beside the answer parts made a pickle unread, and `pickle.loads` reads it (sandbox
+    red team 45, G2's family)."""
+
+    def append(self, item: Any) -> None:
+        self.setdefault(_MADE_ITEMS, []).append(item)
+
+    def extend(self, items: list[Any]) -> None:
+        self.setdefault(_MADE_ITEMS, []).extend(items)
+
+
+_MADE_ITEMS = _Named()
+# The opcodes that name or make an object (`_Named`, `_Made`): how many items each takes off the
+# stack above its mark (-1) or off its top.
+_PICKLE_MADE = {"REDUCE": 2, "NEWOBJ": 2, "NEWOBJ_EX": 3, "INST": -1, "OBJ": -1}
+_PICKLE_NAMED = {"GLOBAL": 0, "STACK_GLOBAL": 2, "PERSID": 0, "BINPERSID": 1, "EXT1": 0}
+_PICKLE_NAMED.update({"EXT2": 0, "EXT4": 0, "NEXT_BUFFER": 0})
+
+
+def _unpickled(data: bytes) -> list[Any]:
+    """Every value on the stack of each pickle in `data` at its STOP — `pickle.loads` returns the
+    top, whatever lies below it, and `pickle.load` called again reads the next pickle of a file —
+    of builtin scalars, strings, lists, dicts, tuples and sets: rebuilt from
+    `pickletools.genops`' opcodes, never by `pickle.loads` (which imports and calls what the file
+    names). A pickle of a scenario's answer parts was shown, and a sealed agent answered from it
+    with no tool call (sandbox red team 43, G1-3); then one with a value under the answer, and
+    one with no PROTO opcode (which `pickle.loads` does not need), which were not read (red team
+    45, G2, G2b): every file is tried, whatever its first byte. What one names (a class, a
+    function) is never imported nor called: it is `_Named`, and what it makes `_Made`, a mapping
+    of the state and items it is given. A malformed pickle holds nothing read, the pickles after
+    it still do. Bounded by `_MAX_NODES` opcodes a file."""
+    values: list[Any] = []
+    handle = io.BytesIO(data)
+    count = 0
+    while handle.tell() < len(data):
+        stack: list[Any] = []
+        marks: list[int] = []
+        memo: dict[int, Any] = {}
+        plain = True
+        try:
+            for opcode, argument, _ in pickletools.genops(handle):
+                count += 1
+                if count > 4 * _MAX_NODES:
+                    return values
+                if opcode.name == "STOP":
+                    values.extend(reversed(stack) if plain else ())
+                    break  # `handle` is at the byte after STOP: genops reads no further
+                if plain:
+                    try:
+                        _pickle_step(opcode.name, argument, stack, marks, memo)
+                    except (_NotPlain, IndexError, KeyError, TypeError, ValueError, AttributeError):
+                        plain = False  # walked on to its STOP: the next pickle is read
+            else:
+                return values  # no STOP: the rest is no pickle
+        except (ValueError, OverflowError):
+            return values  # not a pickle from here on
+    return values
 
 
 def _pickle_step(
@@ -601,7 +676,23 @@ def _pickle_step(
         del stack[marks.pop() :]
     elif name == "DUP":
         stack.append(stack[-1])
-    else:
+    elif name in _PICKLE_MADE or name in _PICKLE_NAMED:
+        taken = _PICKLE_MADE.get(name, _PICKLE_NAMED.get(name, 0))
+        start = marks.pop() if taken < 0 else len(stack) - taken
+        if start < 0:
+            raise _NotPlain(name)
+        # What a call is given (its arguments: `__reduce__`'s `(cls, (parts,))`) is kept in
+        # what it makes, read like its state.
+        given = stack[start:]
+        del stack[start:]
+        stack.append(_Made({_MADE_ITEMS: given}) if name in _PICKLE_MADE else _Named())
+    elif name == "BUILD":
+        state = stack.pop()
+        if isinstance(stack[-1], _Made):  # an object's `__dict__`, or `(__dict__, slots)`
+            for part in state if isinstance(state, tuple) else (state,):
+                if isinstance(part, dict):
+                    stack[-1].update(part)
+    elif name != "READONLY_BUFFER":
         raise _NotPlain(name)
 
 
@@ -622,7 +713,7 @@ def _every_mapping(documents: list[Any]) -> list[dict[Any, Any]]:
     stack = list(reversed(documents))
     while stack:
         value = stack.pop()
-        if not isinstance(value, dict | list) or id(value) in seen:
+        if not isinstance(value, dict | list | tuple) or id(value) in seen:
             continue
         seen.add(id(value))
         if isinstance(value, dict):
@@ -651,7 +742,7 @@ def _form(value: Any, budget: int) -> tuple[str, int] | None:
             raise _TooLarge
         if isinstance(item, dict):
             return {_scalar(key): plain(inner) for key, inner in item.items()}
-        if isinstance(item, list):
+        if isinstance(item, list | tuple):  # a pickle's tuple is a list to YAML and JSON
             return [plain(inner) for inner in item]
         if isinstance(item, set | frozenset):
             return sorted(_scalar(inner) for inner in item)
