@@ -167,3 +167,45 @@ def test_a_refused_sandbox_still_carries_its_diagnostics(tmp_path: Path) -> None
     assert list((private / "work").iterdir()) == []  # nothing of the chain was copied
     said = (private / "diagnostics.jsonl").read_text(encoding="utf-8")
     assert json.loads(said) == {"channel": "note", "message": "cache written"}
+
+
+CACHE_IMPORTER = """
+import json, os
+wd = os.environ["PROVEBENCH_WORK_DIR"]
+for index in range(700):
+    folder = os.path.join(wd, "cache", "item%05d" % index)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "meta.json"), "w") as out:
+        out.write('{"seen": true}')
+"""
+
+
+@pytest.mark.slow
+def test_an_honest_cache_passes_pilot_run_under_a_low_open_file_limit(tmp_path: Path) -> None:
+    # F1 end to end, small: 700 cache folders under a 512-descriptor limit on the laboratory.
+    # Before, every cycle ended in `cannot read folder: Too many open files` and work/ was lost.
+    import resource
+
+    from tests.helpers.pilot_evaluation import agent_errors, make_small_corpus
+    from tests.helpers.pilot_lab import PROVEBENCH, REPO_ROOT
+
+    corpus = make_small_corpus(tmp_path / "corpus", seed=3)
+    script = tmp_path / "code" / "cache.py"
+    script.parent.mkdir()
+    script.write_text(CACHE_IMPORTER, encoding="utf-8")
+    run_dir = tmp_path / "run"
+
+    def low_limit() -> None:
+        # The soft limit, as `ulimit -n` sets it; the hard one stays, for the sandbox's own.
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        resource.setrlimit(resource.RLIMIT_NOFILE, (512, hard))
+
+    said = subprocess.run(
+        [*PROVEBENCH, "pilot", "run", "--corpus", str(corpus), "--out", str(run_dir),
+         "--agent-cmd", f"python3 {script}"],
+        capture_output=True, text=True, check=False, cwd=REPO_ROOT, timeout=400,
+        preexec_fn=low_limit,
+    )  # fmt: skip
+    assert said.returncode == 0, said.stderr
+    assert agent_errors(run_dir) == []
+    assert len(list((run_dir / "work" / "cache").iterdir())) == 700
