@@ -176,19 +176,24 @@ def read_in_folder(folder: Path, name: str, *, max_bytes: int) -> HeldBytes | No
     memory)."""
     folder_fd = _open_folder(folder)
     try:
-        try:
-            os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
-        except FileNotFoundError:
-            return None
-        except OSError as error:
-            raise ProvebenchError(f"cannot read file: {error.strerror}", path=name) from None
-        fd, info = _open_regular(Path(name), dir_fd=folder_fd, name=name)
-        if info.st_nlink != 1:
-            os.close(fd)
-            raise ProvebenchError("a file with other names (a hard link), not read", path=name)
-        return _read_descriptor(fd, info, Path(name), max_bytes)
+        return read_in_held(folder_fd, name, max_bytes=max_bytes)
     finally:
         os.close(folder_fd)
+
+
+def read_in_held(folder_fd: int, name: str, *, max_bytes: int) -> HeldBytes | None:
+    """`read_in_folder` of the folder held by `folder_fd` (the caller keeps it)."""
+    try:
+        os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise ProvebenchError(f"cannot read file: {error.strerror}", path=name) from None
+    fd, info = _open_regular(Path(name), dir_fd=folder_fd, name=name)
+    if info.st_nlink != 1:
+        os.close(fd)
+        raise ProvebenchError("a file with other names (a hard link), not read", path=name)
+    return _read_descriptor(fd, info, Path(name), max_bytes)
 
 
 def _read_descriptor(fd: int, info: os.stat_result, path: Path, max_bytes: int) -> HeldBytes:
@@ -538,6 +543,7 @@ __all__ = [
     "key_folder_identities",
     "open_folder",
     "read_in_folder",
+    "read_in_held",
     "read_once",
     "read_tree_once",
 ]

@@ -111,7 +111,15 @@ def test_a_carried_cycle_that_filled_sandbox_is_not_copied_back(tmp_path: Path) 
         _launch(tmp_path, carried=True)
     assert failed.value.type_name == "WorkDirectoryTooLarge"
     private = tmp_path / "cycle-True"
-    assert sorted(p.name for p in private.rglob("*")) == ["kept.txt", "key.json", "work"]
+    # The diagnostics file alone is carried even then (sandbox red team 45, F1): what the
+    # candidate said stays readable, and the refusal is not read as a concealed failure.
+    assert sorted(p.name for p in private.rglob("*")) == [
+        "diagnostics.jsonl",
+        "kept.txt",
+        "key.json",
+        "work",
+    ]
+    assert (private / "diagnostics.jsonl").read_text(encoding="utf-8") == "{}\n"
 
 
 def test_a_launch_that_carries_nothing_leaves_its_folder_as_it_was(tmp_path: Path) -> None:

@@ -25,11 +25,16 @@ from pathlib import Path
 from typing import IO
 
 from provebench._errors import ProvebenchError
-from provebench._read_once import copy_tree_once, empty_folder, open_folder
+from provebench._read_once import copy_tree_once, empty_folder, open_folder, read_in_held
 from provebench.sandbox._channel import CandidateFailed
 from provebench.sandbox._held_code import BWRAP_MAX_ARGUMENTS
 from provebench.sandbox._limits import MIB, Limits, launch_cgroup, preexec_for
-from provebench.sandbox._policy import SANDBOX_DIR, SandboxPolicy
+from provebench.sandbox._policy import (
+    DIAGNOSTICS_FILE,
+    MAX_DIAGNOSTICS_BYTES,
+    SANDBOX_DIR,
+    SandboxPolicy,
+)
 from provebench.sandbox._protect import protect_laboratory
 from provebench.sandbox._relayed import RelayedOutput, TerminalText
 from provebench.sandbox._tool import bwrap_tool
@@ -323,12 +328,14 @@ def _copy_back(held: int, private_dir: Path, limits: Limits, *, refusing: bool) 
     Over a limit nothing is copied and `private_dir` keeps what the launch was given; with
     `refusing` the launch fails as the candidate's own error (`CandidateFailed`,
     `WorkDirectoryTooLarge`, naming the limit), else (another error already ends the launch)
-    that error stands."""
+    that error stands. The diagnostics file alone is carried even then (`_carry_diagnostics`).
+    """
     measure = measure_held(held, limits)
     refused = over_limit_message(
         measure, limits, f"the sandbox's {SANDBOX_DIR} (the work directory)"
     )
     if refused is not None:
+        _carry_diagnostics(held, private_dir)
         if refusing:
             raise CandidateFailed("WorkDirectoryTooLarge", refused)
         return
@@ -342,6 +349,33 @@ def _copy_back(held: int, private_dir: Path, limits: Limits, *, refusing: bool) 
         copy_tree_once(
             Path(SANDBOX_DIR), private_dir, into_empty=True, target_fd=target, source_fd=held
         )
+    finally:
+        os.close(target)
+
+
+def _carry_diagnostics(held: int, private_dir: Path) -> None:
+    """Carry `/sandbox`'s diagnostics file (`DIAGNOSTICS_FILE`) alone into `private_dir` when
+    the rest is refused: a regular file of one name and at most `MAX_DIAGNOSTICS_BYTES`, read
+    through the held descriptor with no link followed (`read_in_held`), written in a held
+    descriptor of `private_dir`. Before, it was dropped with the refused work folder, so an
+    honest importer's report of its failure was lost and the failure read as concealed (sandbox
+    red team 45, F1: three critical violations). A file that is none of those is not carried:
+    the laboratory's reader then finds none, as before."""
+    try:
+        kept = read_in_held(held, DIAGNOSTICS_FILE, max_bytes=MAX_DIAGNOSTICS_BYTES)
+    except ProvebenchError:
+        return
+    if kept is None:
+        return
+    target = open_folder(private_dir)
+    try:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+        out = os.open(DIAGNOSTICS_FILE, flags, 0o600, dir_fd=target)
+        with os.fdopen(out, "wb") as handle:
+            handle.write(kept.data)
+    except OSError as error:
+        said = f"cannot write file: {error.strerror}"
+        raise ProvebenchError(said, path=private_dir / DIAGNOSTICS_FILE) from None
     finally:
         os.close(target)
 

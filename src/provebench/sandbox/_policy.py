@@ -63,6 +63,12 @@ if TYPE_CHECKING:
 SANDBOX_UID = 65534
 SANDBOX_DIR = "/sandbox"
 SANDBOX_WORK = f"{SANDBOX_DIR}/work"
+# The file of `/sandbox` where an external importer writes its diagnostics (pilot), and the most
+# of it the laboratory reads. It is carried back alone when the rest of `/sandbox` is refused
+# (over a limit): a refused work folder is then reported as that, with what the importer said,
+# and not read as a failure it concealed (sandbox red team 45, F1).
+DIAGNOSTICS_FILE = "diagnostics.jsonl"
+MAX_DIAGNOSTICS_BYTES = 16 * 1024 * 1024
 # What every sandboxed process starts with; a launch adds its own documented variables.
 SANDBOX_ENV = {
     "PATH": "/usr/bin:/bin",
@@ -927,12 +933,14 @@ def policy_for(
 
 __all__ = [
     "BYTECODE_OPTIONS",
+    "DIAGNOSTICS_FILE",
     "FORWARDER",
     "HELD_BYTECODE",
     "ISOLATION_ARGS",
     "KNOWN_SEAL_SECRETS_ROLE",
     "LABORATORY_KEY_ROLE",
     "LABORATORY_PRIVATE_ROLE",
+    "MAX_DIAGNOSTICS_BYTES",
     "NETWORK_LAB_ONLY",
     "NETWORK_NONE",
     "PACKAGE_DIR",

@@ -122,52 +122,96 @@ def cycle_folder(
 ENTRY_COST_BYTES = 4096
 
 
+# How deep the folders of a measured tree may nest, and how long a path in it may be (in bytes,
+# from the measured folder): a tree past either is refused before anything is copied, as one over
+# the size limit. The laboratory's readers, copiers and listings of a work folder go one level at
+# a time (`read_tree_once`, `TreeWriter`, `work_listing`) and name paths under its private root:
+# a chain of 3 000 nested folders passed the measure and then failed the copy back with a
+# `RecursionError`, shown as a missing folder (sandbox red team 45, A3), and names past PATH_MAX
+# were refused only by chance, naming the laboratory's private path (A1). An honest work folder
+# nests a few levels.
+MAX_TREE_DEPTH = 64
+MAX_TREE_PATH_BYTES = 1024
+
+
 @dataclass(frozen=True)
 class TreeMeasure:
     """What a folder's copy would write: `entries` (every name under it, at any depth) and
     `size` (each regular file's and link's apparent size, once per name, plus
     `ENTRY_COST_BYTES` an entry). A sparse file counts its apparent size and a hard link counts
     again under each name — what a copy writes (sandbox red team 44, G1-2 and G1-3). A walk
-    stops once either is over `limits`: `over` says so, and the counts are then partial."""
+    stops once either is over `limits`, or a folder nests deeper than `MAX_TREE_DEPTH` or a
+    path is longer than `MAX_TREE_PATH_BYTES` (`too_deep`): `over` says so, and the counts are
+    then partial."""
 
     entries: int
     size: int
     over: bool
+    too_deep: bool = False
 
 
 def measure_held(fd: int, limits: Limits) -> TreeMeasure:
     """Measure the folder held by `fd` (the caller keeps it) through held descriptors of its
     folders, opened with no link followed; nothing is read or followed, and the walk stops as
-    soon as the work limit or the entry limit is passed, so a flood of names is not walked to
-    its end. An entry that vanishes or changes while it is walked is refused in one line
-    (`ProvebenchError`): a folder is measured when no process writes it any more."""
+    soon as the work limit, the entry limit or the depth limit is passed, so a flood of names is
+    not walked to its end. An entry that vanishes or changes while it is walked is refused in
+    one line (`ProvebenchError`): a folder is measured when no process writes it any more.
+
+    Depth first, one descriptor a level: a folder's names are listed and its listing closed
+    before any is walked, and a subfolder is opened only when it is walked (sandbox red team 45,
+    F1/A2: each listed subfolder was opened at once, so 1 200 sibling folders under a common
+    `ulimit -n` of 1024 failed every cycle of an honest importer with `EMFILE`). At most
+    `MAX_TREE_DEPTH` + 1 descriptors are held, whatever the tree's breadth."""
     max_size, max_entries = limits.work_dir_mib * MIB, limits.work_dir_entries
     entries = size = 0
-    pending = [os.dup(fd)]
+    # The folders being walked, outermost first: (held descriptor, the names of its subfolders
+    # not walked yet, its path's length in bytes from the measured folder).
+    stack: list[tuple[int, list[bytes], int]] = []
     try:
-        while pending:
-            folder = pending.pop()
-            try:
-                with os.scandir(folder) as listing:
-                    for entry in listing:
-                        entries += 1
-                        size += ENTRY_COST_BYTES
-                        info = os.stat(entry.name, dir_fd=folder, follow_symlinks=False)
-                        if stat.S_ISDIR(info.st_mode):
-                            pending.append(open_folder(Path(entry.name), dir_fd=folder))
-                        elif stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode):
-                            size += info.st_size
-                        if entries > max_entries or size > max_size:
-                            return TreeMeasure(entries, size, over=True)
-            except OSError as error:
-                said = f"cannot measure folder: {error.strerror}"
-                raise ProvebenchError(said, path=Path(str(error.filename or "."))) from None
-            finally:
-                os.close(folder)
+        folder, name, length = os.dup(fd), b".", 0
+        while True:
+            stack.append((folder, [], length))
+            count, counted, names = _measure_listing(folder, os.fsdecode(name))
+            stack[-1] = (folder, names, length)
+            entries, size = entries + count, size + counted
+            if entries > max_entries or size > max_size:
+                return TreeMeasure(entries, size, over=True)
+            while stack and not stack[-1][1]:
+                os.close(stack.pop()[0])
+            if not stack:
+                return TreeMeasure(entries, size, over=False)
+            parent, subfolders, parent_length = stack[-1]
+            name = subfolders.pop()
+            length = parent_length + len(name) + 1  # a separator a level
+            if len(stack) > MAX_TREE_DEPTH or length > MAX_TREE_PATH_BYTES:
+                return TreeMeasure(entries, size, over=True, too_deep=True)
+            folder = open_folder(Path(os.fsdecode(name)), dir_fd=parent)
     finally:
-        for folder in pending:
-            os.close(folder)
-    return TreeMeasure(entries, size, over=False)
+        for held, _, _ in stack:
+            os.close(held)
+
+
+def _measure_listing(folder: int, shown_as: str) -> tuple[int, int, list[bytes]]:
+    """The entries of the held `folder`, what they count (`ENTRY_COST_BYTES` each, and each
+    regular file's and link's apparent size) and its subfolders' names, in reverse byte order
+    (walked from the end of the list: in byte order). The listing is closed when this returns."""
+    entries = size = 0
+    names: list[bytes] = []
+    try:
+        with os.scandir(folder) as listing:
+            for entry in listing:
+                entries += 1
+                size += ENTRY_COST_BYTES
+                info = os.stat(entry.name, dir_fd=folder, follow_symlinks=False)
+                if stat.S_ISDIR(info.st_mode):
+                    names.append(os.fsencode(entry.name))
+                elif stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode):
+                    size += info.st_size
+    except OSError as error:
+        said = f"cannot measure folder: {error.strerror}"
+        raise ProvebenchError(said, path=Path(str(error.filename or shown_as))) from None
+    names.sort(reverse=True)
+    return entries, size, names
 
 
 def measure_tree(root: Path, limits: Limits) -> TreeMeasure:
@@ -190,6 +234,12 @@ def over_limit_message(measure: TreeMeasure, limits: Limits, what: str) -> str |
     passed (`what` names the folder)."""
     if not measure.over:
         return None
+    if measure.too_deep:
+        return (
+            f"{what} holds folders nested deeper than {MAX_TREE_DEPTH} levels or a path longer "
+            f"than {MAX_TREE_PATH_BYTES} bytes, over the limit (MAX_TREE_DEPTH, "
+            "MAX_TREE_PATH_BYTES); it was not kept"
+        )
     if measure.entries > limits.work_dir_entries:
         return (
             f"{what} holds more than {limits.work_dir_entries} entries (files, folders and "
@@ -230,11 +280,10 @@ def name_unreadable(root: Path) -> tuple[str, str] | None:
     there is none. Every name is UTF-8 here (`name_not_utf8` is asked first). Links are not
     followed."""
     found: list[tuple[bytes, str]] = []
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        for name in (*dirs, *files):
-            character = unreadable_name_character(name)
-            if character is not None:
-                found.append((os.fsencode(Path(folder, name).relative_to(root)), character))
+    for path, name in _names_held(root):
+        character = unreadable_name_character(name)
+        if character is not None:
+            found.append((path, character))
     if not found:
         return None
     path, character = min(found)
@@ -246,15 +295,55 @@ def name_not_utf8(root: Path) -> str | None:
     not written as `\\xNN` and its controls escaped; None when every name is UTF-8. Links are
     not followed."""
     found: list[bytes] = []
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        for name in (*dirs, *files):
-            try:
-                os.fsencode(name).decode("utf-8")
-            except UnicodeDecodeError:
-                found.append(os.fsencode(Path(folder, name).relative_to(root)))
+    for path, name in _names_held(root):
+        try:
+            os.fsencode(name).decode("utf-8")
+        except UnicodeDecodeError:
+            found.append(path)
     if not found:
         return None
     return shown(min(found).decode("utf-8", "backslashreplace"))
+
+
+def _names_held(root: Path) -> Iterator[tuple[bytes, str]]:
+    """Every name under `root` at any depth, with its path from `root` (bytes), walked through
+    held descriptors of its folders opened with no link followed, one a level. Nothing is
+    skipped: a folder that cannot be read is refused in one line naming its path under `work/`,
+    never the laboratory's private folder (sandbox red team 45, A1: `os.walk` ignored errors, so
+    names under a path past PATH_MAX were never checked, and the refusal that came by chance
+    named the laboratory's /tmp path). The depth is bounded by the measure asked first
+    (`work_dir_refused`, `MAX_TREE_DEPTH`)."""
+    stack: list[tuple[int, bytes, list[tuple[bytes, str]]]] = []
+    try:
+        folder, prefix = open_folder(root), b""
+        while True:
+            stack.append((folder, prefix, []))
+            subfolders: list[tuple[bytes, str]] = []
+            try:
+                with os.scandir(folder) as listing:
+                    for entry in listing:
+                        path = prefix + os.fsencode(entry.name)
+                        yield path, entry.name
+                        if entry.is_dir(follow_symlinks=False):
+                            subfolders.append((path, entry.name))
+            except OSError as error:
+                where = Path("work", os.fsdecode(prefix)) if prefix else Path("work")
+                raise ProvebenchError(f"cannot read folder: {error.strerror}", path=where) from None
+            subfolders.sort(reverse=True)
+            stack[-1] = (folder, prefix, subfolders)
+            while stack and not stack[-1][2]:
+                os.close(stack.pop()[0])
+            if not stack:
+                return
+            parent, _, pending = stack[-1]
+            path, name = pending.pop()
+            folder, prefix = (
+                open_folder(Path("work", os.fsdecode(path)), dir_fd=parent, name=name),
+                path + b"/",
+            )
+    finally:
+        for held, _, _ in stack:
+            os.close(held)
 
 
 def work_dir_over_limit(root: Path, limits: Limits) -> str | None:
@@ -264,6 +353,8 @@ def work_dir_over_limit(root: Path, limits: Limits) -> str | None:
 
 __all__ = [
     "ENTRY_COST_BYTES",
+    "MAX_TREE_DEPTH",
+    "MAX_TREE_PATH_BYTES",
     "TreeMeasure",
     "WorkFolderGuard",
     "copy_tree",

@@ -28,8 +28,8 @@ from provebench._jsonfile import loads_strict
 from provebench._read_once import read_in_folder
 from provebench.pilot.lab import CycleContext, Gateway
 from provebench.pilot.lab._errors import PermissionDenied
+from provebench.sandbox._policy import MAX_DIAGNOSTICS_BYTES
 
-MAX_DIAGNOSTICS_BYTES = 16 * 1024 * 1024
 # Each message becomes a ledger entry: one 2 MB request of `[0,0,...]` made a million. A request
 # holding more is refused whole (400), as a bad call.
 MAX_MESSAGES_PER_REQUEST = 1000

@@ -44,6 +44,7 @@ from provebench.pilot.lab._work_guard import work_guard_of
 from provebench.pilot.record._seal import FROM_SEAL_KEY
 from provebench.sandbox import DEFAULT_LIMITS, Limits, SandboxPolicy
 from provebench.sandbox._candidate import command_version, listing_digest
+from provebench.sandbox._channel import CandidateFailed
 from provebench.sandbox._code_copy import SealedCode
 from provebench.sandbox._command import resolve_command
 from provebench.sandbox._forwarder import __file__ as _forwarder_file
@@ -53,6 +54,7 @@ from provebench.sandbox._launch import run_sandboxed
 from provebench.sandbox._manifest import checked_environment_digest
 from provebench.sandbox._policy import (
     BYTECODE_OPTIONS,
+    DIAGNOSTICS_FILE,
     FORWARDER,
     NETWORK_LAB_ONLY,
     SANDBOX_DIR,
@@ -67,7 +69,6 @@ from provebench.sandbox._policy import (
 from provebench.sandbox._workdir import cycle_folder
 
 DEFAULT_TIMEOUT_SEC = 600.0
-DIAGNOSTICS_FILE = "diagnostics.jsonl"
 FORWARDER_SOURCE = Path(_forwarder_file)
 
 
@@ -178,6 +179,7 @@ class ExternalImporter:
             ]  # fmt: skip
             binds = [(str(FORWARDER_SOURCE), FORWARDER)]
             self.lab.open_cycle(ctx)
+            refused: CandidateFailed | None = None
             try:
                 with channel:
                     outcome = run_sandboxed(
@@ -189,9 +191,16 @@ class ExternalImporter:
                         extra_binds=binds,
                         pass_fds=(channel.fileno(),),
                     )
+            except CandidateFailed as error:
+                # `/sandbox` was refused (over a limit): its diagnostics file alone was carried
+                # back, and what the importer said is read before the refusal ends the cycle
+                # (sandbox red team 45, F1: it was dropped, and the failure read as concealed).
+                refused = error
             finally:
                 self.lab.close_cycle(ctx)
             read_diagnostics_file(ctx, gateway_of(ctx), folder / DIAGNOSTICS_FILE)
+            if refused is not None:
+                raise refused
         if outcome.returncode is None:
             raise ExternalImporterFailed(f"the importer did not exit within {self.timeout_sec}s")
         if outcome.returncode != 0:

@@ -12,6 +12,8 @@ not depend on the port or the clock. A request outside an open cycle is answered
 recorded (there is no cycle to record it in; with `--agent-cmd` no importer runs then). Nor is a
 request carrying a token of a closed cycle (answered 401): it comes from a process that outlived
 its cycle, and recording it in the open one would make that cycle's record depend on timing.
+The body is kept whole only for a request the laboratory takes, within the cycle's budget
+(`_logged_body`; pilot red team 45, H1); any other by its size and sha256.
 
 A timeout fault (`timeout`, `applied_then_timeout`; pilot §5 "a temporary API error", §14) is
 served as a timeout is met in the wild: no answer at all. The request is recorded (`status`
@@ -159,14 +161,23 @@ class LabSession:
                 return self._error(unauthenticated())  # a late caller: recorded in no cycle
             template = matched[0].template if matched else None
             params = matched[1] if matched else {}
+            authorized = self.account is not None and self.account.authorized(authorization)
+            # The body is recorded whole only for a request the laboratory takes (read, routed,
+            # authorized), and within the cycle's budget; any other by size and sha256 (pilot
+            # red team 45, H1: 24 MiB bodies answered 401 were each recorded whole).
+            logged = _logged_body(cycle, body, whole=framing is None and matched is not None
+                                  and authorized)  # fmt: skip
             try:
                 if framing is not None:
                     raise framing
                 if matched is None:
                     raise not_found("Method not found.")
-                if self.account is None or not self.account.authorized(authorization):
+                if not authorized:
                     raise unauthenticated()
-                status, answer = 200, self._dispatch(cycle, matched[0], method, params, query, body)
+                status, answer = (
+                    200,
+                    self._dispatch(cycle, matched[0], method, params, query, body, logged),
+                )
             except GoogleApiError as error:
                 status, answer = error.code, error.body()
             except ApiTimeout:
@@ -188,7 +199,7 @@ class LabSession:
                     "route": template if template is not None else "(unknown)",
                     "params": params,
                     "query": {k: plain(self._loggable(k, v)) for k, v in sorted(query.items())},
-                    "body": _body_for_log(body),
+                    "body": logged,
                     "status": status if status != NO_ANSWER else None,
                     **({"answered": False} if status == NO_ANSWER else {}),
                 },
@@ -234,6 +245,7 @@ class LabSession:
         params: dict[str, str],
         query: dict[str, list[str]],
         body: bytes,
+        logged: Any,
     ) -> dict[str, Any]:
         operation, gateway, view = route.operation, cycle.gateway, cycle.view
         register = RegisterFile(self.layout.spreadsheet_id, REGISTER_TITLE)
@@ -265,7 +277,7 @@ class LabSession:
             return {"finished": True}
         # Every other route writes: refused through the gateway (logged as `refused`), 403.
         refused, arguments = refused_operation(route, method, params)
-        return gateway.refuse(refused, {**arguments, "body": _body_for_log(body)})  # NoReturn
+        return gateway.refuse(refused, {**arguments, "body": logged})  # NoReturn
 
 
 def _diagnostics(cycle: OpenCycle, data: Any) -> dict[str, Any]:
@@ -298,13 +310,29 @@ def _json_body(body: bytes) -> Any:
         raise bad_request(f"Invalid JSON payload received. {error}") from error
 
 
+def _logged_body(cycle: OpenCycle, body: bytes, *, whole: bool) -> Any:
+    """What the cycle's record keeps of a request body: the parsed JSON when `whole` and the
+    cycle's budget of recorded bodies (`CycleRecord.take_body`, `MAX_RECORDED_BODY_BYTES`) still
+    holds it, else its size and sha256. A cycle whose importer passed the budget ends in an
+    `agent_error` naming it (`lab._cycle`): the cut is said, not silent."""
+    if not body:
+        return None
+    if whole and cycle.record.take_body(len(body)):
+        return _body_for_log(body)
+    return _body_digest(body)
+
+
+def _body_digest(body: bytes) -> dict[str, Any]:
+    return {"bytes": len(body), "sha256": sha256_bytes(body)}
+
+
 def _body_for_log(body: bytes) -> Any:
     if not body:
         return None
     try:
         return plain(loads_strict(body.decode("utf-8")))
     except (UnicodeDecodeError, ValueError):
-        return {"bytes": len(body), "sha256": sha256_bytes(body)}
+        return _body_digest(body)
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -24,6 +24,7 @@ from provebench.pilot.lab import (
     FaultPlan,
     Gateway,
     SheetSchema,
+    _record,
     apply_cycle_events,
 )
 from provebench.pilot.lab._deadline import CycleDeadline, ImporterTimedOut, LabSections
@@ -32,6 +33,10 @@ from provebench.pilot.lab._work_guard import WorkChangedOutside, WorkGuard
 from provebench.pilot.record._chain import register_chain
 from provebench.pilot.record._work_digest import WorkListing, listing_sha256, work_listing
 from provebench.sandbox._channel import failure_type
+
+
+class RequestBodiesOverBudget(Exception):
+    """The importer's request bodies in a cycle passed what the record keeps whole."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +140,16 @@ def run_cycle(
         # Recorded as a timeout even if the importer caught the exception and returned, or
         # raised something else on its way out: the limit passing is the fact (fixed message).
         failure = ImporterTimedOut(deadline.message)
+    if record.body_budget_passed:
+        # The record kept its requests' bodies by digest past the budget: said as the cycle's
+        # failure, whatever else it was, so the cut never hides evidence silently (pilot red
+        # team 45, H1). Decided by the requests' sizes and order only: deterministic.
+        limit = _record.MAX_RECORDED_BODY_BYTES
+        failure = RequestBodiesOverBudget(
+            f"the importer's request bodies in this cycle passed the {limit} "
+            "bytes the laboratory records (MAX_RECORDED_BODY_BYTES); those past it are "
+            "recorded by size and sha256 only"
+        )
     agent_error = None
     if failure is not None:
         # An importer that fails is evidence, not a lab fault: record it and confirm what it

@@ -19,16 +19,27 @@ _INT_LIMIT = 2**63
 
 Entry = tuple[str, dict[str, Any]]
 
+# What the record keeps whole of the request bodies an importer sends in one cycle (the emulator's
+# `http.request` entries, and a refused write's `body`): past it a body is recorded by its size
+# and sha256 only, and the cycle ends in an `agent_error` naming this limit (pilot red team 45,
+# H1: a 40 s flood of 24 MiB bodies wrote 3.6 GB of ledger on the host and the verdict kept
+# laboratory_pass). Far above what an honest importer sends in a cycle: the diagnostics it may
+# send in one (16 MiB) and its appends. docs/pilot-lab.md, "Limits".
+MAX_RECORDED_BODY_BYTES = 64 * 1024 * 1024
+
 
 class CycleRecord:
     """An ordered buffer of ledger entries plus the cycle's call counter."""
 
-    __slots__ = ("_on_call", "calls", "entries", "errors")
+    __slots__ = ("_on_call", "body_budget_passed", "body_bytes", "calls", "entries", "errors")
 
     def __init__(self, on_call: Callable[[int], None] | None = None) -> None:
         self.entries: list[Entry] = []
         self.calls = 0
         self.errors = 0
+        # Bytes of request bodies recorded whole so far, and whether one was past the budget.
+        self.body_bytes = 0
+        self.body_budget_passed = False
         # Test hook of the crash-safety tests: called with each call number (docs/pilot-lab.md).
         self._on_call = on_call
 
@@ -40,6 +51,16 @@ class CycleRecord:
 
     def add(self, kind: str, payload: dict[str, Any]) -> None:
         self.entries.append((kind, payload))
+
+    def take_body(self, size: int) -> bool:
+        """Whether a request body of `size` bytes may be recorded whole: charged against
+        `MAX_RECORDED_BODY_BYTES` when it fits; once one does not, none after it is (the record
+        depends on the requests' order and sizes only, never on timing)."""
+        if not self.body_budget_passed and self.body_bytes + size <= MAX_RECORDED_BODY_BYTES:
+            self.body_bytes += size
+            return True
+        self.body_budget_passed = True
+        return False
 
 
 def plain(value: object, depth: int = 0) -> Any:
@@ -85,4 +106,4 @@ def error_payload(error: BaseException) -> dict[str, str]:
     return {"code": safe_text(str(code)), "message": safe_text(str(error))}
 
 
-__all__ = ["CycleRecord", "Entry", "error_payload", "plain", "safe_text"]
+__all__ = ["MAX_RECORDED_BODY_BYTES", "CycleRecord", "Entry", "error_payload", "plain", "safe_text"]

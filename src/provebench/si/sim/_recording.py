@@ -9,6 +9,7 @@ from typing import Final
 
 from pydantic import JsonValue, TypeAdapter, ValidationError
 
+from provebench._canonical import sha256_bytes
 from provebench._jsonfile import json_problem, recordable_text
 from provebench.evidence import (
     AuditEntry,
@@ -18,6 +19,7 @@ from provebench.evidence import (
     StateSnapshot,
     ToolAction,
 )
+from provebench.evidence._cuts import CUT_ARGUMENTS, MAX_ARGUMENTS_BYTES
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._tools import ToolResponse as Reply
 from provebench.si.sim._tools import UnparsedArguments
@@ -44,18 +46,50 @@ def recordable_arguments(
     the payload spelled out as text (`spelled_out`).
     """
     if isinstance(arguments, UnparsedArguments):
-        return {UNRECORDABLE_ARGUMENTS: recordable_text(arguments.text)}, recordable_text(
-            arguments.error()
-        )
+        text = arguments.text
+        if len(text) > MAX_ARGUMENTS_BYTES:  # a str's length bounds its UTF-8 bytes from below
+            return _cut(recordable_text(text))
+        return {UNRECORDABLE_ARGUMENTS: recordable_text(text)}, recordable_text(arguments.error())
     try:
         recorded = _ARGUMENTS.validate_python(dict(arguments))
     except (ValidationError, TypeError, ValueError, RecursionError):
-        return {UNRECORDABLE_ARGUMENTS: spelled_out(arguments)}, "arguments must be a JSON object"
+        return _bounded(spelled_out(arguments), "arguments must be a JSON object")
     problem = json_problem(recorded)
     if problem is not None:
         refused = f"arguments are not representable as JSON: {problem}"
-        return {UNRECORDABLE_ARGUMENTS: spelled_out(arguments)}, refused
+        return _bounded(spelled_out(arguments), refused)
+    text = json.dumps(recorded, ensure_ascii=False, separators=(",", ":"))
+    if len(text) > MAX_ARGUMENTS_BYTES // 4 and len(text.encode("utf-8")) > MAX_ARGUMENTS_BYTES:
+        return _cut(text)
     return recorded, None
+
+
+def _bounded(text: str, refused: str) -> tuple[dict[str, JsonValue], str]:
+    """A refused call's arguments spelled out, or cut when they are over the bound."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_ARGUMENTS_BYTES:
+        return _cut(text)
+    return {UNRECORDABLE_ARGUMENTS: text}, refused
+
+
+def _cut(text: str) -> tuple[dict[str, JsonValue], str]:
+    """Arguments over `MAX_ARGUMENTS_BYTES`: refused as malformed and recorded once, cut — the
+    first `MAX_ARGUMENTS_BYTES` of their text, their size and sha256 — and the refusal names
+    the sizes, never the text (SI red team 45, H2: a 4 MiB argument was recorded six times a
+    call, in the call, its error, its result and the audit log)."""
+    data = text.encode("utf-8", "surrogatepass")
+    kept = data[:MAX_ARGUMENTS_BYTES].decode("utf-8", "ignore")
+    recorded: dict[str, JsonValue] = {
+        CUT_ARGUMENTS: {
+            "kept": recordable_text(kept),
+            "bytes": len(data),
+            "sha256": sha256_bytes(data),
+        }
+    }
+    refused = (
+        f"arguments are {len(data)} bytes, over the {MAX_ARGUMENTS_BYTES} bytes a call's "
+        "arguments may hold (MAX_ARGUMENTS_BYTES); the call is refused"
+    )
+    return recorded, refused
 
 
 class _Token(str):
