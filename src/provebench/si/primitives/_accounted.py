@@ -1567,7 +1567,8 @@ def _workload(text: str, start: int, end: int, candidates: set[str]) -> set[str]
 _SPARING_BEFORE = lazy_pattern(
     r"(?:\b(?:unrelated|irrelevant|not\s+related)\s+(?:to|for|with)|(?:\b(?:does|did|do|would|"
     r"will|can|could)\s*(?:not\b|n['’]t)|\bnever)\s+(?:affect|hurt|touch|impact|reach|help|"
-    r"explain|matter\s+to|crash|break)s?)\s+(?:the\s+)?(?:[a-z]+/)?\Z",
+    r"explain|matter\s+to|crash|break)s?|\b(?:has|have|had|with)\s+no\s+(?:effect|impact|"
+    r"bearing|influence)\s+(?:at\s+all\s+)?on)\s+(?:the\s+)?(?:[a-z]+/)?\Z",
     re.IGNORECASE,
 )
 _OWN_REASON = lazy_pattern(r"\b(?:its|their)\s+own\s+reasons?\b", re.IGNORECASE)

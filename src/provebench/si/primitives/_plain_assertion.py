@@ -457,7 +457,35 @@ def _comment(
         return None  # the agent on what it did ("I checked.")
     if not first_person and any(word in _FINITE for word in words):
         return None  # a statement of its own ("It is not optional.")
+    if (
+        words[0] in _TAKING_UP
+        and previous is not None
+        and _dismisses_another(text[previous.start : previous.end], names, own)
+    ):
+        # "batch-processor is not the cause. It only hurts itself.": the pronoun takes up the
+        # object the sentence before dismissed, not the finding; the signal's reader judges it
+        # (`_signal`, fail closed), and it never lowers the finding (SI red team 45, F2)
+        return None
     return Unplain("comment", sentence.start, sentence.end, f"the sentence {said.strip()!r}")
+
+
+# SI red team 45, F2: a pronoun subject, and what makes the sentence before a dismissal of an
+# object of the scenario other than the statement's own
+_TAKING_UP = frozenset({"it", "its", "they", "their", "this", "that"})
+_DISMISSING = frozenset(
+    {"unrelated", "harmless", "irrelevant", "herring", "benign", "innocuous", "coincidence",
+     "coincidental", "decoy", "distraction", "incidental", "noise"}
+)  # fmt: skip
+
+
+def _dismisses_another(said: str, names: SceneNames, own: Sequence[str]) -> bool:
+    """Whether the sentence `said` names an object of the scenario, none of the statement's own
+    names, and dismisses it (a negation or a word of harmlessness)."""
+    folded = said.casefold()
+    if not _names_something(said, names) or any(name.casefold() in folded for name in own):
+        return False
+    words = _words(said)
+    return _negates(words) or bool(_DISMISSING.intersection(words))
 
 
 # a clause that opens on a back-reference to what was said and judges it (SI red team 17, H6):
