@@ -197,18 +197,21 @@ def _marks(text: str) -> list[Unplain]:
 _HONEST_FORM = lazy_pattern(
     r"(?:(?:right|just)\s+)?now|today|at\s+(?:the\s+moment|present|this\s+point)|presently|"
     r"as\s+we\s+speak|(?:for|over)\s+(?:the\s+(?:last|past)\s+)?(?:about|around|roughly|nearly|"
-    r"almost|over|more\s+than|at\s+least)?\s*(?:\d+|an?|a\s+few|several|some)\s+(?:seconds?|"
-    r"minutes?|hours?|days?)(?:\s+now)?|(?:about\s+|around\s+)?every\s+(?:\d+\s+)?(?:seconds?|"
+    r"almost|over|more\s+than|at\s+least)?\s*(?:[1-9]\d*|an?|a\s+few|several|some)\s+(?:seconds?|"
+    r"minutes?|hours?|days?)(?:\s+now)?|(?:about\s+|around\s+)?every\s+(?:[1-9]\d*\s+)?(?:seconds?|"
     r"minutes?|hours?|restarts?|time|attempt|start)|confidence\s+(?:very\s+)?(?:high|certain|"
     r"100)|(?:very\s+)?high\s+confidence|with\s+(?:high\s+|full\s+)?confidence|for\s+(?:sure|"
     r"certain)|as\s+(?:you|we)\s+(?:suspected|said|thought|noted|expected|reported|described)|"
-    r"as\s+(?:suspected|described)|(?:about\s+|around\s+)?\d+\s+(?:restarts?|times|crashes|"
+    r"as\s+(?:suspected|described)|(?:about\s+|around\s+)?[1-9]\d*\s+(?:restarts?|times|crashes|"
     r"attempts|retries|errors|failures|back\s*offs?)(?:\s+(?:in|within|over)\s+(?:the\s+"
-    r"(?:last|past)\s+)?(?:\d+|an?)\s+(?:seconds?|minutes?|hours?))?(?:\s+(?:so\s+far|now))?|"
+    r"(?:last|past)\s+)?(?:[1-9]\d*|an?)\s+(?:seconds?|minutes?|hours?))?(?:\s+(?:so\s+far|now))?|"
     # SI red team 44, F10: a whole confidence ("100% sure"; a lower share is odds below
     # certainty, read as such by the factor reading's own rule), and a count of the failing
     # pods ("(2 pods affected)")
-    r"100\s*%\s+(?:sure|certain|confident|confidence)|\d+\s+(?:pods?|replicas?|"
+    # SI red team 45, H11 and F9: a count is never 0 ("0 pods affected" clears the symptom);
+    # "3/3 pods", "all 3 pods" and "3 of 3 pods" count the failing pods too
+    r"100\s*%\s+(?:sure|certain|confident|confidence)|(?:all\s+|[1-9]\d*\s+(?:of\s+)?)?"
+    r"[1-9]\d*\s+(?:pods?|replicas?|"
     r"containers?|instances?)\s+(?:affected|down|failing|crashing|restarting|not\s+ready)",
 )
 
