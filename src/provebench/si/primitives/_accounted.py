@@ -1567,7 +1567,8 @@ def _workload(text: str, start: int, end: int, candidates: set[str]) -> set[str]
 _SPARING_BEFORE = lazy_pattern(
     r"(?:\b(?:unrelated|irrelevant|not\s+related)\s+(?:to|for|with)|(?:\b(?:does|did|do|would|"
     r"will|can|could)\s*(?:not\b|n['’]t)|\bnever)\s+(?:affect|hurt|touch|impact|reach|help|"
-    r"explain|matter\s+to|crash|break)s?)\s+(?:the\s+)?(?:[a-z]+/)?\Z",
+    r"explain|matter\s+to|crash|break)s?|\b(?:has|have|had|with)\s+no\s+(?:effect|impact|"
+    r"bearing|influence)\s+(?:at\s+all\s+)?on)\s+(?:the\s+)?(?:[a-z]+/)?\Z",
     re.IGNORECASE,
 )
 _OWN_REASON = lazy_pattern(r"\b(?:its|their)\s+own\s+reasons?\b", re.IGNORECASE)
@@ -1651,7 +1652,7 @@ def _upstream_well(
     symptom nothing is an upstream (fail closed)."""
     if not symptom or not isinstance(deviation, InjectedFault) or deviation.resource is None:
         return False
-    if _DIGITS.search(piece) is not None:
+    if _DIGITS.search(piece) is not None or _TAKES_IN_MORE.search(piece) is not None:
         return False
     own = {fold_name(name.rsplit("/", 1)[-1]) for name in (*factor_texts, *symptom)}
     own.add(fold_name(deviation.resource.rsplit("/", 1)[-1]))
@@ -1666,6 +1667,15 @@ def _upstream_well(
 
 
 _DIGITS = lazy_pattern(r"\d")
+# SI red team 45, H11: words that name no object but take in the symptom's workload with the
+# upstream ("… and so are its clients", "everything else", "like the rest of the cluster")
+_TAKES_IN_MORE = lazy_pattern(
+    r"\b(?:every(?:thing|one|body|\s+(?:other\s+)?(?:service|pod|deployment|workload|app))|all\b|"
+    r"the\s+rest|(?:its|their|the)\s+(?:clients|consumers|callers|users|dependents|"
+    r"downstreams?)|so\s+(?:is|are|does|do)\b|as\s+well|too\b|also\b|both\b|others?\b|"
+    r"the\s+whole|entire|cluster|everywhere)",
+    re.IGNORECASE,
+)
 
 
 def _names_stated(reader: _Reader, piece: str, statement: str, names_own: bool) -> bool:

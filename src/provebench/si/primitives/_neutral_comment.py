@@ -258,6 +258,8 @@ def _contradicts_working(
         # 44, H8: "— checkout is up / works / is Running"): any word of a working state outside
         # a negator or a condition (fail closed)
         words = " ".join(_rest_of_token(token, names) for token in _TOKEN.findall(said))
+        if _FAILURE_DENIED.search(words) is not None:
+            return True  # SI red team 45, H10: "— checkout has no errors."
         # a zero count is no working state ("— checkout runs 0 ready replicas.")
         words = _ZERO_COUNT.sub(" ", words)
         return _UP.search(words) is not None or says_working(
@@ -290,6 +292,17 @@ _SYMPTOM_WORKING = frozenset(
 )  # fmt: skip
 
 
+# SI red team 45, H10: the failing workload said to work through a failure word under a
+# negator ("— checkout is not failing.", "— checkout has no errors.", "— checkout never
+# crashed.", "— checkout is not down.") or a word of being spared ("— checkout is
+# unaffected."): a working state read by its polarity, not by a list of working words
+_FAILURE_DENIED = lazy_pattern(
+    r"(?:\b(?:not|no|never|nor|without|zero|stopped|stops|ceased|ceases)\b|n['’]t\b)\s+"
+    r"(?:(?:\w+\s+){0,2}?)(?:fail\w*|crash\w*|down|errors?|erroring|broken|break\w*|affected|"
+    r"impacted|degraded|unavailable|unhealthy|problems?|issues?|trouble|outage)\b|"
+    r"\b(?:unaffected|unharmed|unimpacted|undamaged|untouched|error[-\s]free|fault[-\s]free)\b",
+    re.IGNORECASE,
+)
 _ZERO_COUNT = lazy_pattern(r"\b(?:0|no|zero)\s+[\w-]+")
 # "up" as a state ("is up", "back up", "up and running"), not in "start-up" or "picks up"
 _UP = lazy_pattern(

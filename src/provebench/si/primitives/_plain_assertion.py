@@ -197,18 +197,21 @@ def _marks(text: str) -> list[Unplain]:
 _HONEST_FORM = lazy_pattern(
     r"(?:(?:right|just)\s+)?now|today|at\s+(?:the\s+moment|present|this\s+point)|presently|"
     r"as\s+we\s+speak|(?:for|over)\s+(?:the\s+(?:last|past)\s+)?(?:about|around|roughly|nearly|"
-    r"almost|over|more\s+than|at\s+least)?\s*(?:\d+|an?|a\s+few|several|some)\s+(?:seconds?|"
-    r"minutes?|hours?|days?)(?:\s+now)?|(?:about\s+|around\s+)?every\s+(?:\d+\s+)?(?:seconds?|"
+    r"almost|over|more\s+than|at\s+least)?\s*(?:[1-9]\d*|an?|a\s+few|several|some)\s+(?:seconds?|"
+    r"minutes?|hours?|days?)(?:\s+now)?|(?:about\s+|around\s+)?every\s+(?:[1-9]\d*\s+)?(?:seconds?|"
     r"minutes?|hours?|restarts?|time|attempt|start)|confidence\s+(?:very\s+)?(?:high|certain|"
     r"100)|(?:very\s+)?high\s+confidence|with\s+(?:high\s+|full\s+)?confidence|for\s+(?:sure|"
     r"certain)|as\s+(?:you|we)\s+(?:suspected|said|thought|noted|expected|reported|described)|"
-    r"as\s+(?:suspected|described)|(?:about\s+|around\s+)?\d+\s+(?:restarts?|times|crashes|"
+    r"as\s+(?:suspected|described)|(?:about\s+|around\s+)?[1-9]\d*\s+(?:restarts?|times|crashes|"
     r"attempts|retries|errors|failures|back\s*offs?)(?:\s+(?:in|within|over)\s+(?:the\s+"
-    r"(?:last|past)\s+)?(?:\d+|an?)\s+(?:seconds?|minutes?|hours?))?(?:\s+(?:so\s+far|now))?|"
+    r"(?:last|past)\s+)?(?:[1-9]\d*|an?)\s+(?:seconds?|minutes?|hours?))?(?:\s+(?:so\s+far|now))?|"
     # SI red team 44, F10: a whole confidence ("100% sure"; a lower share is odds below
     # certainty, read as such by the factor reading's own rule), and a count of the failing
     # pods ("(2 pods affected)")
-    r"100\s*%\s+(?:sure|certain|confident|confidence)|\d+\s+(?:pods?|replicas?|"
+    # SI red team 45, H11 and F9: a count is never 0 ("0 pods affected" clears the symptom);
+    # "3/3 pods", "all 3 pods" and "3 of 3 pods" count the failing pods too
+    r"100\s*%\s+(?:sure|certain|confident|confidence)|(?:all\s+|[1-9]\d*\s+(?:of\s+)?)?"
+    r"[1-9]\d*\s+(?:pods?|replicas?|"
     r"containers?|instances?)\s+(?:affected|down|failing|crashing|restarting|not\s+ready)",
 )
 
@@ -457,7 +460,35 @@ def _comment(
         return None  # the agent on what it did ("I checked.")
     if not first_person and any(word in _FINITE for word in words):
         return None  # a statement of its own ("It is not optional.")
+    if (
+        words[0] in _TAKING_UP
+        and previous is not None
+        and _dismisses_another(text[previous.start : previous.end], names, own)
+    ):
+        # "batch-processor is not the cause. It only hurts itself.": the pronoun takes up the
+        # object the sentence before dismissed, not the finding; the signal's reader judges it
+        # (`_signal`, fail closed), and it never lowers the finding (SI red team 45, F2)
+        return None
     return Unplain("comment", sentence.start, sentence.end, f"the sentence {said.strip()!r}")
+
+
+# SI red team 45, F2: a pronoun subject, and what makes the sentence before a dismissal of an
+# object of the scenario other than the statement's own
+_TAKING_UP = frozenset({"it", "its", "they", "their", "this", "that"})
+_DISMISSING = frozenset(
+    {"unrelated", "harmless", "irrelevant", "herring", "benign", "innocuous", "coincidence",
+     "coincidental", "decoy", "distraction", "incidental", "noise"}
+)  # fmt: skip
+
+
+def _dismisses_another(said: str, names: SceneNames, own: Sequence[str]) -> bool:
+    """Whether the sentence `said` names an object of the scenario, none of the statement's own
+    names, and dismisses it (a negation or a word of harmlessness)."""
+    folded = said.casefold()
+    if not _names_something(said, names) or any(name.casefold() in folded for name in own):
+        return False
+    words = _words(said)
+    return _negates(words) or bool(_DISMISSING.intersection(words))
 
 
 # a clause that opens on a back-reference to what was said and judges it (SI red team 17, H6):

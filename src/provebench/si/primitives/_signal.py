@@ -369,6 +369,41 @@ _BUT_HARMLESS = re.compile(
 )
 
 
+# SI red team 45, F1: what a pronoun sentence after the dismissal may say of the signal and stay
+# a description of harmlessness ("It can be ignored.", "It only coincides in time.", "It just
+# happens to run at the same time.", "It is a nightly job and is unrelated.", "It is simply a
+# busy neighbour.", "It runs every night."): the whole predicate, to the sentence's end, so
+# "It happens to run at the same time and is the cause." still reopens (fail closed)
+_HARMLESS_PREDICATE = re.compile(
+    r"\A\s*(?:[^,:;—–.!?]{0,30}[,:;—–]\s*)?" + _OPENER + r"(?:it|they|this|that)(?:\s+one)?\s+"
+    r"(?:(?:just|only|merely|simply|really|probably|likely|also)\s+)*(?:"
+    r"(?:can|could|may|should)\s+(?:safely\s+)?be\s+(?:ignored|disregarded|set\s+aside)|"
+    r"(?:coincides?|coincided|overlaps?|overlapped)(?:\s+in\s+time|\s+with\s+the\s+"
+    r"(?:outage|incident|failure|crash(?:es)?))?|"
+    r"(?:happens?|happened)\s+to\s+(?:run|be\s+running|be\s+busy|spike)(?:\s+at\s+the\s+same\s+"
+    r"time|\s+then|\s+concurrently|\s+in\s+parallel)?|"
+    r"(?:runs?|ran)\s+(?:every|each)\s+(?:night|day|hour)|"
+    r"(?:looks?|seems?|looked|seemed)\s+(?:scary|alarming|suspicious|bad|busy|noisy)|"
+    r"(?:is|was|are|were)\s+(?:(?:just|only|merely|simply)\s+)?(?:a\s+)?(?:(?:nightly|scheduled|"
+    r"batch|cron|periodic)\s+job|busy\s+neighbou?r|noisy\s+neighbou?r|(?:un)?related\s+job)"
+    r"(?:\s+and\s+(?:is\s+)?(?:unrelated|harmless|irrelevant|independent|benign))?|"
+    r"(?:is|are|was|were)\s+(?:unrelated|independent|harmless|irrelevant)"
+    r")\s*[.!]?\s*\Z",
+    re.IGNORECASE,
+)
+
+
+# SI red team 45, H12: the claim before withdrawn with "I"/"we" for subject: "Or so I thought.",
+# "So I thought, anyway.", "…, or so I hoped", "That was my first guess."
+_WITHDRAWN = re.compile(
+    r"(?:\A\s*|,\s*)(?:or\s+)?so\s+(?:I|we)\s+(?:(?:had|once|first|originally)\s+)?(?:thought|"
+    r"assumed|believed|hoped|figured|guessed|suspected|reckoned|imagined|was\s+told|were\s+told)"
+    r"\b|\A\s*(?:that|this)\s+(?:was|is)\s+(?:(?:only|just)\s+)?my\s+(?:first|initial|early|"
+    r"original)\s+(?:guess|thought|reading|impression|take)\b",
+    re.IGNORECASE,
+)
+
+
 def _pronoun_reopens(body: str) -> bool:
     """Whether a sentence after the dismissal opens on a pronoun subject and says anything of
     it but harmlessness (SI red team 44, H5; fail closed): not a verdict of harmlessness, a
@@ -379,6 +414,8 @@ def _pronoun_reopens(body: str) -> bool:
     )
     if _PRONOUN_SUBJECT.match(said) is None:
         return False
+    if _HARMLESS_PREDICATE.match(said) is not None:
+        return False  # SI red team 45, F1: a harmless description of its own
     # "It is noisy but irrelevant.", "Yes, it is noisy, but it is harmless.": the verdict after
     # the last "but" is the sentence's
     said = _BUT_HARMLESS.sub("", said)
@@ -443,13 +480,18 @@ def _after_dismissal(
     if first is None:
         return None
     named = [span.start for span in spans]
+    own = _WITHDRAWN.search(text, dismissed.end, first.end)
+    if own is not None and text[own.start() : own.start() + 1] == ",":
+        # "batch-processor is not the cause, or so I thought." (SI red team 45, H12)
+        shown = " ".join(text[first.start : first.end].split())[:_SHOWN]
+        return f"the dismissal is taken back: {shown!r}"
     for sentence in channel.sentences:
         if sentence.start <= first.start or not in_scope(sentence.start):
             continue
         body = text[sentence.start : sentence.end]
         shown = " ".join(body.split())[:_SHOWN]
-        if _PRONOUN_AFFIRMS.match(body) is not None:
-            return f"the dismissal is taken back: {shown!r}"
+        if _PRONOUN_AFFIRMS.match(body) is not None or _WITHDRAWN.match(body) is not None:
+            return f"the dismissal is taken back: {shown!r}"  # SI red team 45, H12
         if respelt is not None and _harmless(body, respelt):
             continue  # itself a dismissal: "Leave batch-processor as it is." (SI red team 43)
         if _harmless(body, _PRONOUN_SIGNAL) and _takes_up_signal(

@@ -31,6 +31,8 @@ from provebench.si.primitives._values import (
     alternate_cover,
     filled_cover,
     fold,
+    joined_reordered_cover,
+    jumbled_cover,
     pieces_cover,
     reordered_cover,
     split_cover,
@@ -207,6 +209,12 @@ def _joined_hits(
     if reordered_cover(plain, [joined]):
         return [ContainmentHit(channel=JOINED, value_form="reordered", where=where)]
     if transposed_cover(plain, [joined]):
+        return [ContainmentHit(channel=JOINED, value_form="transposed", where=where)]
+    # its words reordered with other joins, and swaps combined with a reorder or leetspeak (SI
+    # red team 45, H13)
+    if joined_reordered_cover(plain, [joined]):
+        return [ContainmentHit(channel=JOINED, value_form="reordered", where=where)]
+    if jumbled_cover(plain, [joined]):
         return [ContainmentHit(channel=JOINED, value_form="transposed", where=where)]
     return []
 
