@@ -334,7 +334,9 @@ _RECOVERS = (
     r"(?:start|run|recover|work|boot|come\s+(?:back\s+)?up|becomes?\s+ready|be\s+ready)"
     r"(?:s(?=\W|\Z))?"
 )
-_RECOVERED = r"(?:running|started|up|back\s+up|healthy|ready|working)"
+# "back" and "online" of a workload (SI red team 45, F5: "… then restart checkout to bring it
+# back.")
+_RECOVERED = r"(?:running|started|up|back\s+up|back\s+online|back|online|healthy|ready|working)"
 # a name of the scenario ("notification-service", "deployment/checkout", "checkout"): checked
 # by the caller (`names_object`), so that "so nothing starts" names no one
 _NAME = r"[a-z0-9](?:[\w./-]*[a-z0-9])?"
@@ -508,6 +510,15 @@ def names_in(identifiers: Collection[str]) -> Callable[[str], bool]:
 # is read as a comment is. A phrasal particle or complement that re-means the verb ("set it
 # aside", "add it to the list of red herrings", "put it down to chance", "restore it as a
 # placebo") or names another place ("re-add it to configmap/other-config") is none of these.
+# a tail that says when a step is done, of no tense and no value (SI red team 45, F7, H2): "as
+# needed", "if required", "as planned", "if necessary", "when ready" after the restart of a
+# workload, which it conditions; after the fix itself only "as planned / intended", since "add
+# it back if needed" conditions the fix (SI red team 35, W3)
+_NEUTRAL_TAIL = (
+    r"(?:as|if|when|where)\s+(?:needed|required|necessary|planned|appropriate|applicable|"
+    r"ready|possible|intended|expected)"
+)
+_PLANNED_TAIL = r"as\s+(?:planned|intended)"
 _PLAIN_REST = lazy_pattern(
     # the factor's kind after its name ("the LEGACY_SHARD_COUNT key")
     r"(?:\s+(?:key|entry|variable|env\s+var|value|setting))?"
@@ -547,7 +558,10 @@ _PLAIN_REST = lazy_pattern(
     r"rollout\s+restart|bounc)\w*|(?:do\s+)?(?:a\s+)?rollout\s+restart\s+of)\s+"
     r"(?P<workload>(?:the\s+)?(?:[a-z0-9](?:[\w./-]*[a-z0-9])?\s+)?"
     r"(?:pods?|services?|deployments?|workloads?|app|application|containers?)|"
-    r"(?:the\s+)?[a-z0-9](?:[\w./-]*[a-z0-9])?)(?:\s+again)?)?"
+    r"(?:the\s+)?[a-z0-9](?:[\w./-]*[a-z0-9])?)(?:\s+again)?"
+    # a neutral tail of when to do it (SI red team 45, F7: "… and restart checkout as needed.")
+    rf"(?:\s*,?\s*{_NEUTRAL_TAIL})?)?"
+    rf"(?:\s*,?\s*{_PLANNED_TAIL})?"
     rf"{_END}",
     re.IGNORECASE,
 )
@@ -956,11 +970,13 @@ def remedy_end(
     source, which say nothing the other rules need to read), or None when `text` is no plain
     remedy (`is_remedy`); `deviation` is the factor's deviation type, or the fault as injected
     (`InjectedFault`), whose value no remedy may give back."""
-    folded = unicodedata.normalize("NFC", text)
+    # "Set K := 8080." reads as "Set K = 8080." (SI red team 45, F8), the length kept
+    folded = unicodedata.normalize("NFC", text).replace(":=", " =")
     fault = _fault(deviation)
     names_object = _workloads(names_object, factor, fault)
     parts = _remedy_parts(folded, factor, names_object, fault)
-    if parts is None:
+    if parts is None or _retracts_factor(folded, factor):
+        # "Then restore INVENTORY_PORT.": the step before undone, no remedy (SI red team 45, H8)
         return None
     rest, tail, verb = parts
     names = {fold_name(own) for own in factor}
@@ -1324,7 +1340,7 @@ _NORMATIVE_WORD = lazy_pattern(
     r"meant|required|intended|best|better|want|wants|wanted|let|please|recommend\w*|"
     # a verb of wanting in the third person: a workload's clause with it prescribes (SI red team
     # 44, F3: "Checkout requires / deserves / prefers K 8081." is no evidence)
-    r"requires?|deserves?|prefers?|"
+    r"requires?|deserves?|prefers?|expects?|"
     r"suggest\w*|propos\w*|advis\w*|right|correct|proper|desired|target|ideal|ideally|fix|"
     r"fixes|workaround|remedy|solution|try|stick|ensure|make\s+sure|see\s+to\s+it)\b|\b['’](?:d|ll)\b|\b(?:has|have|is|are)\s+to\b",
     re.IGNORECASE,
@@ -1334,7 +1350,7 @@ _STATING_WORD = lazy_pattern(
     r"contains|contained|shows|showed|shown|says|said|lists|listed|carries|carried|points|"
     r"pointed|uses|used|saw|seen|see|sees|found|finds|noticed|observed|logged|logs|reported|"
     r"reports|returned|returns|changed|modified|updated|edited|bumped|introduced|broke|breaks|"
-    r"causes|caused|crashes|crashed|fails|failed|expects|listens|listened|serves|served|runs|"
+    r"causes|caused|crashes|crashed|fails|failed|listens|listened|serves|served|runs|"
     r"ran|started|restarted|scaled)\b|\b['’]s\b",
     re.IGNORECASE,
 )
@@ -1358,17 +1374,92 @@ _SUBORDINATORS = frozenset(
 # checkout after K is 8081 again."): its clause prescribes its value, but where its own verb is
 # in the past ("once K was changed to 8081, checkout failed")
 _TARGET_SUBORDINATORS = frozenset(
-    {"once", "until", "till", "after", "as soon as", "as long as", "so that", "by the time",
-     "unless"}
+    {"once", "until", "till", "after", "so that", "by the time", "unless"}
 )  # fmt: skip
 # "if" and "when" state the deviation only where the sentence says the symptom ("If K is 8081,
 # checkout fails."); with a good outcome ("Checkout works when K is 8081.") they prescribe it
-_CONDITION_SUBORDINATORS = frozenset({"if", "when", "whenever"})
+# "as long as" and "as soon as" are conditions as much as times (SI red team 45, F3: "Checkout
+# fails as long as K is 8081." states as "If K is 8081, checkout fails." does)
+_CONDITION_SUBORDINATORS = frozenset({"if", "when", "whenever", "as long as", "as soon as"})
 _FAILING = lazy_pattern(
     r"\b(?:fail\w*|crash\w*|cannot|can\s+not|not|never|no|errors?|erroring|refus\w*|"
     r"time[sd]?\s+out|timing\s+out|timeouts?|break\w*|broke|broken|down|unreachable|"
     r"unavailable|stuck|hangs?|hung|backoff|wrong|bad|outage|dies|died|exits?|exited)\b|"
     r"n['’]t\b",
+    re.IGNORECASE,
+)
+# a failing word under a negator, or after "stop / cease / no longer", is a good outcome (SI red
+# team 45, H5: "If K is 8081, checkout does not crash.", "…, no errors.", "Checkout stops
+# failing when K is 8081."): the sentence's polarity, not its words, says the symptom
+_NEGATED_FAILING = lazy_pattern(
+    r"(?:\b(?:not|never|no|without|no\s+longer|none|zero|stops?|stopped|stopping|ceases?|"
+    r"ceased)|n['’]t)\s+(?:[a-z]+\s+){0,2}?(?:fail\w*|crash\w*|errors?|erroring|refus\w*|"
+    r"time[sd]?\s+out|timing\s+out|timeouts?|break\w*|broke|broken|down|unreachable|"
+    r"unavailable|stuck|hangs?|hung|backoff|outages?|dies|die|died|exits?|exited|problems?|"
+    r"issues?|restarts?|restarting)\b",
+    re.IGNORECASE,
+)
+# a good outcome in the rest of the sentence (SI red team 45, H1, H4: "Once K is updated to 8081,
+# checkout recovers.", "Once K was set back to 8081, checkout recovered."): with the clause's
+# value it names the state to reach, a prescription whatever the clause's tense
+_GOOD_OUTCOME = lazy_pattern(
+    r"\b(?:recover\w*|works?|worked|working|came\s+back|comes?\s+back|back\s+up|healthy|fine|"
+    r"ok|okay|ready|stable|stabili[sz]\w*|succeed\w*|resum\w*|green|runs?|running|ran|"
+    r"starts?|started|up|serv(?:es|ed|ing)|connect(?:s|ed)?|reach(?:es|ed)?|heal\w*|fixed|"
+    r"restored|resolved)\b",
+    re.IGNORECASE,
+)
+
+
+def _failing(said: str) -> bool:
+    """Whether `said` says the symptom: a failing word (`_FAILING`) outside a negated failure
+    (`_NEGATED_FAILING`; SI red team 45, H5)."""
+    return _FAILING.search(_NEGATED_FAILING.sub(" ", said)) is not None
+
+
+def _good_outcome(said: str) -> bool:
+    """Whether `said` says a good outcome: a negated failure, or a word of recovery where no
+    failing word is (SI red team 45, H1, H4, H5)."""
+    if _NEGATED_FAILING.search(said):
+        return True
+    return _GOOD_OUTCOME.search(said) is not None and not _failing(said)
+
+
+# a participle after a present auxiliary is a passive, no past (SI red team 45, H1: "Once K is
+# updated to 8081, …", "After K is changed to 8081, restart checkout.")
+_PASSIVE = lazy_pattern(
+    r"\b(?:is|are|am|be|being|get|gets|getting)\s+(?:\w+ly\s+)?[A-Za-z]+\b", re.IGNORECASE
+)
+# a tail of when a step is done, no past (SI red team 45, H2: "… and restart checkout as
+# needed / if required / as planned."): never read for a tense
+_TENSELESS_TAIL = lazy_pattern(
+    r"\b(?:as|if|when|where|unless)\s+(?:(?:it\s+is|is)\s+)?[A-Za-z]+ed\b", re.IGNORECASE
+)
+# a time when the fix holds, anywhere in the sentence (SI red team 45, H6: "Checkout uses K 8081
+# going forward / henceforth / from the fix / once fixed."): what is asked for, never a state
+_FIX_TIME = lazy_pattern(
+    r"\b(?:henceforth|hereafter|thenceforth|going\s+forward|from\s+now\s+on|from\s+then\s+on|"
+    r"in\s+(?:the\s+)?future|(?:once|when|after|from|with|post)[\s-]+(?:(?:it\s+is|is)\s+)?"
+    r"(?:fixed|patched|repaired|corrected|resolved|remediated|the\s+(?:fix|patch|remedy|"
+    r"rollout|change|repair))|after\s+fixing|post-?fix)\b",
+    re.IGNORECASE,
+)
+# a verb of reading behind a modal, its subject the writer or the reader, right before the key
+# (SI red team 45, F4: "You can see K=8081 in checkout-config.", "You'll find K=8081 …", "I can
+# confirm K is 8081."): evidence, though "can" is a normative word
+_MODAL_READING = lazy_pattern(
+    r"\W*(?:i|we|you|one)(?:\s+(?:can|could|will|may|might)|['’]ll)\s+(?:also\s+)?"
+    r"(?:see|find|confirm|verify|notice|observe|spot)\s+(?:that\s+)?(?:the\s+)?(?:key\s+)?",
+    re.IGNORECASE,
+)
+# a subject in the third person singular before a verb without its "-s": the verb is a past
+# ("Someone set K to 8081.", "A deploy set K to 8081."), where "Someone sets K to 8081 and
+# restarts checkout." is a present (SI red team 45, H3)
+_SINGULAR_BARE = lazy_pattern(
+    r"\W*(?:someone|somebody|nobody|everyone|everybody|anyone|anybody|he|she|"
+    r"(?:a|an|this|that|the|some)\s+[A-Za-z][\w-]*)\s+(?:(?:just|accidentally|also|then|"
+    r"simply)\s+)?(?!(?:can|could|will|would|shall|should|may|might|must|do|did|ought)\b)"
+    r"[a-z]+(?<![sS])\b(?!['’])",
     re.IGNORECASE,
 )
 # a verb in the past, or a time of the past: what makes a subject's clause a statement (SI red
@@ -1449,7 +1540,11 @@ _REPLICA_CLAUSE = lazy_pattern(
 # should stay scaled down.", "K can stay absent.", "K is best left out."
 _KEEPING_VERB = lazy_pattern(
     r"\b(?:keep|keeps|keeping|kept|leave|leaves|leaving|left|stay|stays|staying|remain|remains|"
-    r"remaining|let)\b",
+    r"remaining|let|"
+    # the verbs of holding on (SI red team 45, H7: "Hold K as is.", "Preserve K.", "Retain the
+    # current K.", "Freeze K.", "Stick with the current K.")
+    r"hold|holds|holding|preserv\w*|retain\w*|freez\w*|frozen|stick\w*|stuck|pin|pins|pinned|"
+    r"pinning|maintain\w*|lock|locks|locked|persist\w*|conserv\w*|sustain\w*)\b",
     re.IGNORECASE,
 )
 _KEPT_STATE = lazy_pattern(
@@ -1548,16 +1643,29 @@ def _states(
     checkout") unless `past_after` is False: what follows a kept factor is its state ("the way
     you found it"), never the clause's tense."""
     said = text[clause.start : upto]
+    reading = _MODAL_READING.match(text, clause.start, clause.key_start)
+    if (
+        reading is not None
+        and not clause.subordinate
+        and not _NORMATIVE_WORD.search(text, reading.end(), upto)
+    ):
+        return True  # "You can see K=8081 in checkout-config." (SI red team 45, F4)
     if _NORMATIVE_WORD.search(said):
         return False
+    if _FIX_TIME.search(text):
+        return False  # "Checkout uses K 8081 going forward / once fixed." (SI red team 45, H6)
     subordinator = clause.subordinator
+    rest = text[: clause.start] + " " + text[clause.end :]
     if subordinator in _TARGET_SUBORDINATORS or (
-        subordinator in _CONDITION_SUBORDINATORS
-        and not _FAILING.search(text[: clause.start] + " " + text[clause.end :])
+        subordinator in _CONDITION_SUBORDINATORS and not _failing(rest)
     ):
         # "once K is 8081", "after K is 8081 again", "Checkout works when K is 8081.": the
-        # state to reach, a prescription, unless its verb is past (SI red team 44, H1)
-        return _PAST.search(said) is not None
+        # state to reach, a prescription (SI red team 44, H1); with a good outcome whatever
+        # its tense ("Once K was set back to 8081, checkout recovered."), else unless its own
+        # finite verb is past, a passive participle being none (SI red team 45, H1, H4)
+        if _good_outcome(rest):
+            return False
+        return _PAST.search(_PASSIVE.sub(" ", said)) is not None
     if _STATING_WORD.search(said):
         return True
     label = _label_before(text, clause.start)
@@ -1583,11 +1691,23 @@ def _states(
     # only a past makes a subject's clause a statement (SI red team 44, H4): a time to come
     # ("Then you set K to 8081.", "The operator sets K to 8081 next.") or who acts on the estate
     # in the present ("We set K to 8081 and redeploy checkout.") prescribes
-    if _PAST.search(said) or (past_after and _PAST.search(text, upto)):
+    # the past after the value is read outside the tails of when a step is done (SI red team
+    # 45, H2: "We set K to 8081 and restart checkout as needed." is a plan)
+    if _PAST.search(said) or (past_after and _PAST.search(_TENSELESS_TAIL.sub(" ", text[upto:]))):
         return True
     if _FUTURE.search(text, 0, clause.end):
         return False
-    return _AGENT_SUBJECT.match(said) is None
+    if _SINGULAR_BARE.match(said):
+        return True  # "Someone set K to 8081.", "A deploy set K to 8081.": no present, a past
+    # a present clause of any subject prescribes but a workload's or an object's finite verb
+    # (F3 above): the test is inverted from round 44's list of subjects that act, which
+    # "they" and "someone" outran (SI red team 45, H3: "They set K to 8081 and restart
+    # checkout." is a plan; fail closed)
+    return (
+        _AGENT_SUBJECT.match(said) is None
+        and acting is not None
+        and names_subject(acting.group("subject"))
+    )
 
 
 def _value_after(text: str, clause: _Clause) -> tuple[str, int] | None:
@@ -1624,14 +1744,19 @@ def _value_after(text: str, clause: _Clause) -> tuple[str, int] | None:
 
 # an arrow between two values ("K 8081 -> 8080", "=>", "-->", "→") reads as "from A to B" (SI
 # red team 44, F4): the value before it is the one replaced, the one after it the one given
+# (SI red team 45, H9, F8: any run of dashes, tildes or equals signs before ">" and the arrow
+# signs of Unicode, "—>", "--->", "~>", "⟹", "➔"); ":=" is an "=" (`_arrows_read`)
+_ARROW_SIGN = r"(?:[-‐‑‒–—―−~=]+>|[→⟶⇒⟹➔➜➝➞➙➛⇨⇾⟾⤍⤏⥤⇛⇉])"
 _ARROW = lazy_pattern(
-    rf"(?P<old>{_GIVEN_VALUE})\s*(?:-{{1,2}}>|=>|→|⟶|⇒)\s*(?P<new>{_GIVEN_VALUE})(?![\w])",
+    rf"(?P<old>{_GIVEN_VALUE})\s*{_ARROW_SIGN}\s*(?P<new>{_GIVEN_VALUE})(?![\w])",
     re.IGNORECASE,
 )
+_ASSIGN = lazy_pattern(r"\s*:=\s*")
 
 
 def _arrows_read(text: str) -> str:
     """`text` with each arrow between two values written as "from A to B"."""
+    text = _ASSIGN.sub("=", text)  # "K := 8081" (SI red team 45, H9)
     return _ARROW.sub(lambda found: f"from {found['old']} to {found['new']}", text)
 
 
@@ -1668,6 +1793,14 @@ def sentence_values(
     names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
     own = {fold_name(name.rsplit("/", 1)[-1]) for name in (fault.subject, fault.resource) if name}
     names_subject = _subjects(factor, fault, names_object)
+    # the factor's resource as the subject of a present verb states what it holds (SI red team
+    # 45, F4: "checkout-config sets K to 8081."); of a stopped dependency the resource is the
+    # subject itself, which a verb of change prescribes ("orders-db scales to 0")
+    resource_names = (
+        {fold_name(fault.resource.rsplit("/", 1)[-1])}
+        if fault.resource and fault.subject and fault.resource != fault.subject
+        else set()
+    )
     stopped = fault.deviation_type in _STOPPED_TYPES
     given: list[str] = []
     for clause in _clauses_naming(folded, own or names):
@@ -1693,6 +1826,15 @@ def sentence_values(
         if read is None:
             continue
         value, upto = read
+        resource = _OBJECT_SUBJECT.match(folded, clause.start, clause.key_start)
+        if (
+            resource is not None
+            and fold_name(resource["subject"].rsplit("/", 1)[-1]) in resource_names
+            and not _NORMATIVE_WORD.search(folded, clause.start, upto)
+            and not _FUTURE.search(folded, clause.start, upto)
+            and not _FIX_TIME.search(folded)
+        ):
+            continue  # "checkout-config sets K to 8081.": the resource's own verb states (F4)
         if _NEGATION.search(folded, clause.start, upto) or _states(
             folded, clause, upto, names_subject
         ):
@@ -1709,7 +1851,11 @@ _CHANGED_KEPT = lazy_pattern(
     r"\b(?:chang\w*|fix\w*|patch\w*|updat\w*|edit\w*|correct\w*|new|rest|other|others|"
     r"remaining|everything\s+else|restor\w*|revert\w*|set|sets|setting|replac\w*|switch\w*|"
     # keeping watch or a record of the factor keeps nothing of its state ("Keep an eye on K.")
-    r"eye|eyes|watch\w*|track|monitor\w*|note|notes|record|records|log|logs|copy|backup)\b",
+    r"eye|eyes|watch\w*|track|monitor\w*|note|notes|record|records|log|logs|copy|backup|"
+    # upkeep, a check or a store of it (SI red team 45, F6: "Keep K in sync with inventory.",
+    # "Keep an alert on K.", "Keep K in git.", "Let checkout reload K.")
+    r"sync|synced|consistent|aligned|matching|match|alert\w*|alarm\w*|check|checks|git|"
+    r"version\s+control|reload\w*|re-?read\w*|pick\s+up|picks\s+up)\b",
     re.IGNORECASE,
 )
 
@@ -1746,10 +1892,22 @@ def keeps_state(text: str, factor: Collection[str], fault: InjectedFault) -> boo
     return False
 
 
+_UNDONE_OBJECT = (
+    r"(?:it|them|that|this|these|those|the\s+(?:change|fix|remedy|edit|patch|update)s?)"
+)
 # an undoing verb whose object is a pronoun or the change (SI red team 43, H06: "Set K to 8080.
 # Afterwards revert it."): after a remedy, "it" is the remedy, and the sentence retracts it; an
 # undoing verb with a value ("Revert it to 8080.") is read as any remedy is
 _RETRACTS = lazy_pattern(
+    # "back out the change", "back it out" (SI red team 45, H8)
+    rf"\bback(?:s|ed|ing)?\s+out\s+{_UNDONE_OBJECT}\b|\bback(?:s|ed|ing)?\s+{_UNDONE_OBJECT}\s+"
+    r"out\b|"
+    # back to where it was: no value (SI red team 45, H8: "roll it back to where it was", "go
+    # back to the old setting")
+    r"\b(?:go|goes|going|went|roll\w*|switch\w*|chang\w*|revert\w*|return\w*|put\w*|set\w*|"
+    r"mov\w*|turn\w*|flip\w*)\s+(?:(?:it|them|that|this)\s+)?back\s+to\s+(?:where\s+it\s+was|"
+    r"the\s+way\s+it\s+was|how\s+it\s+was|what\s+it\s+was|(?:the|its)\s+(?:old|previous|"
+    r"original|former|earlier|prior)\b)|"
     r"\b(?:revert\w*|undo(?:es|ing|ne)?|roll(?:s|ed|ing)?\s+back)\s+(?:it|them|that|this|these|"
     r"those|the\s+(?:change|fix|remedy|edit|patch|update))\b(?!\s+(?:to|at)\b)|"
     r"\broll(?:s|ed|ing)?\s+(?:it|them|that|this|the\s+(?:change|fix|remedy|edit))\s+back\b"
@@ -1777,21 +1935,84 @@ _PUTS_BACK = lazy_pattern(
 _SEQUENCE = lazy_pattern(
     r"\b(?:then|afterwards?|later|after(?:\s+(?:that|this|testing|the\s+test|a\s+while|\w+))?|"
     r"next|finally|eventually|once\s+(?:done|tested|it\s+works|verified)|when\s+(?:done|"
-    r"finished)|subsequently|tomorrow|at\s+the\s+end)\b",
+    r"finished)|subsequently|tomorrow|at\s+the\s+end)\b|"
+    # a step between commas before "and" (SI red team 45, H8: "Set K to 8080, verify, and put
+    # it back.")
+    r",\s*[A-Za-z]+(?:\s+[A-Za-z]+)?\s*,\s*and\b",
     re.IGNORECASE,
 )
 
 
+# a negation that asserts the act it governs (SI red team 45, H8: "Do not forget to revert it
+# afterwards."): no negation of the undoing
+_ASSERTING_NEGATION = lazy_pattern(
+    r"\b(?:do\s+not|don['’]t|never|not)\s+(?:forget|fail|neglect|omit|skip)\s+to\b",
+    re.IGNORECASE,
+)
+# a workload brought back up (SI red team 45, F5: "… restart checkout to bring it back.", "bring
+# it back online", "scale it back up"): no undoing of the fix
+_BACK_UP = lazy_pattern(
+    r"\s*(?:up|online|on|to\s+life|into\s+service|to\s+health)\b|\s+by\s+\w+ing\b",
+    re.IGNORECASE,
+)
+_WORKLOAD_STEP = lazy_pattern(
+    r"\b(?:re-?start\w*|re-?deploy\w*|roll(?:ing)?\s*out|bounc\w*|scal\w*\s+[\w/-]+\s+down)"
+    r"\s+[^.;]*?\bto\s*\Z",
+    re.IGNORECASE,
+)
+
+
+def _brings_workload_back(text: str, found: re.Match[str]) -> bool:
+    """Whether the putting back `found` is of a workload (SI red team 45, F5): "up / online"
+    after it, or a restart before it whose purpose it is ("restart checkout to bring it
+    back")."""
+    if _BACK_UP.match(text, found.end()):
+        return True
+    return _WORKLOAD_STEP.search(text, 0, found.start()) is not None
+
+
 def retracts(text: str) -> bool:
     """Whether `text` undoes "it" or "the change" (`_RETRACTS`), or puts it back after a time
-    of sequence (`_PUTS_BACK`; SI red team 44, H3), not under a negation."""
-    folded = unicodedata.normalize("NFC", text)
+    of sequence (`_PUTS_BACK`; SI red team 44, H3), not under a negation that governs the
+    undoing (SI red team 45, H8)."""
+    folded = _ASSERTING_NEGATION.sub("remember to", unicodedata.normalize("NFC", text))
     found = _RETRACTS.search(folded)
     if found is None:
         found = _PUTS_BACK.search(folded)
-        if found is not None and _SEQUENCE.search(folded, 0, found.start()) is None:
+        if found is not None and (
+            _SEQUENCE.search(folded, 0, found.start()) is None
+            or _brings_workload_back(folded, found)
+        ):
             found = None
     return found is not None and _NEGATION.search(folded, 0, found.start()) is None
+
+
+# an undoing verb whose object is the factor's key or its resource, no value or source after it
+# (SI red team 45, H8: "Then restore INVENTORY_PORT.", "Then revert checkout-config."): after a
+# time of sequence, the step before it undone
+_UNDOES_NAME = lazy_pattern(
+    r"\b(?:restor\w*|revert\w*|roll(?:s|ed|ing)?\s+back|reinstat\w*|re-?set\w*|undo\w*|"
+    r"re-?appl\w*|back(?:s|ed|ing)?\s+out)\s+(?:the\s+)?(?:(?:old|previous|original|former|"
+    r"prior|earlier)\s+)?(?:(?:configmap|deployment|key)[\s/]+)?"
+    r"(?P<name>[A-Za-z0-9][\w./-]*[A-Za-z0-9])(?:\s+(?:key|configmap|value|setting|change))?"
+    r"(?!\s+(?:to|at|from|with|in|into|on|back\s+to)\b|\s*[=:(]|[\w/-]|\.\w)",
+    re.IGNORECASE,
+)
+
+
+def _retracts_factor(text: str, factor: Collection[str]) -> bool:
+    """Whether `text` undoes the factor's key or resource by name after a time of sequence, not
+    under a negation that governs the undoing (SI red team 45, H8)."""
+    folded = _ASSERTING_NEGATION.sub("remember to", unicodedata.normalize("NFC", text))
+    names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
+    for found in _UNDOES_NAME.finditer(folded):
+        if fold_name(found["name"].rsplit("/", 1)[-1]) not in names:
+            continue
+        if _SEQUENCE.search(folded, 0, found.start()) is None:
+            continue
+        if _NEGATION.search(folded, 0, found.start()) is None:
+            return True
+    return False
 
 
 def gives_no_fix(
@@ -1808,7 +2029,7 @@ def gives_no_fix(
         return False
     if keeps_missing(text, factor, fault) or keeps_state(text, factor, fault):
         return True
-    if retracts(text):
+    if retracts(text) or _retracts_factor(text, factor):
         return True  # "Afterwards revert it." (SI red team 43, H06), "… put it back" (44, H3)
     text = _arrows_read(text)  # "Change K 8081 -> 8080." (SI red team 44, F4)
     given = _values_given(unicodedata.normalize("NFC", text), factor, names_object, fault)
