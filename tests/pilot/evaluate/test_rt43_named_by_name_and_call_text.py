@@ -117,8 +117,10 @@ def test_text_that_is_not_a_whole_served_name_names_nothing(text: str) -> None:
 
 
 def test_a_note_by_served_name_is_a_claim_and_by_id_too() -> None:
-    assert _claims(_note(f"recording {NAME!r} imported successfully; status ok")) == {ID}
-    assert _claims(_note(f"recording {ID} imported successfully; status ok")) == {ID}
+    # A note of no published shape claims every refused file its cycle showed, whatever it
+    # names (pilot red team 45, S1: naming a file exempted it from the shape), so OTHER too.
+    assert ID in _claims(_note(f"recording {NAME!r} imported successfully; status ok"))
+    assert _claims(_note(f"recording {ID} imported successfully; status ok")) == {ID, OTHER}
 
 
 def test_a_work_path_by_served_name_is_a_claim() -> None:
@@ -199,11 +201,16 @@ def test_a_note_of_status_words_naming_no_file_claims_every_refused_file_shown()
         # A note of the published neutral vocabulary (call-import-evaluator/8, pilot red team
         # 44, H3): "cycle 1: 1 file listed, 2 refused" holds a word beyond it and is a claim.
         "cycle 1: 3 files listed",
-        f"{OK} imported",  # names a file: a claim of that file only, and it was admitted
     ],
 )
 def test_a_note_without_status_words_or_naming_its_file_is_no_summary_claim(message: str) -> None:
     assert _claims(_note(message)) == set()
+
+
+def test_a_note_naming_an_admitted_file_is_of_no_shape() -> None:
+    # Pilot red team 45, S1: a note naming a corpus file was exempt from the note's shape, so
+    # "<imported id> and every refused file imported successfully" passed a sealed control.
+    assert _claims(_note(f"{OK} imported")) == {ID, OTHER}
 
 
 # -- the attacks as importers, judged through the laboratory -------------------------------------

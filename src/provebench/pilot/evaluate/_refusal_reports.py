@@ -202,8 +202,13 @@ def _untied_error_reports(
     # Each failed call's (kind, error code, number) in the log: what a settled report of it
     # may say (`_says_retried_only`; pilot red team 43, A12).
     failures: dict[object, tuple[str, str, int]] = {}
+    # The number of every call of this cycle answered with an error so far: what a report's
+    # `failed_call` may name (pilot red team 45, S2).
+    failed_calls: set[object] = set()
     for entry in cycle.entries:
         payload = entry.payload
+        if entry.kind in CALL_KINDS and "error" in payload:
+            failed_calls.add(payload.get("call"))
         if entry.kind in CALL_KINDS and "error" not in payload:
             # Only while a failure waits for its retry: a request is keyed by what it asks for,
             # a listing page by its token whatever its size (`_requests`; red team 39, A4).
@@ -261,14 +266,26 @@ def _untied_error_reports(
                     and _says_retried_only(said, text, failures.get(failed_call))
                 )
             )
-            if type(failed_call) is not int and any(
-                files & named and not _true_of_unsettled(said, text, failures.get(call))
+            if failed_call is not None and failed_call not in failed_calls:
+                # Pilot red team 45, S2, H4: a `failed_call` naming no call of the cycle that
+                # failed before the report (`failed_call=1`, a read that succeeded) names no
+                # failure: it accounts for none, and is a gap of its own.
+                gaps.append(_gap(cycle.cycle, "", "names_no_file", "", said, [ref(entry)]))
+                continue
+            if any(
+                files & named
+                and call != failed_call
+                and not _true_of_unsettled(said, text, failures.get(call))
                 for call, files in corpus_failures.items()
             ):
                 # Pilot red team 44, H5: a failure of corpus files the cycle did not settle,
                 # named by its rows' file_ids instead of its number (rule 8 allows either),
                 # is judged by the same shape: "http 500 on sheets values append; retried; the
-                # rows landed" of an append in doubt accounts for nothing and is a gap.
+                # rows landed" of an append in doubt accounts for nothing and is a gap. Judged
+                # so whenever the report's `failed_call` is another call (pilot red team 45,
+                # S2, H4: with `failed_call=1` beside the rows' ids it was judged by nothing,
+                # and a sealed fresh control paid the whole escrow; B11: tied to another call
+                # that really was retried).
                 gaps.append(_gap(cycle.cycle, "", "names_no_file", "", said, [ref(entry)]))
                 continue
             if tied:
