@@ -128,3 +128,39 @@ class HonestPublishedExceptionClass(_Remembers):
         self.refused_ids = []
         if refused:
             raise RefusedFileError(refused[0])
+
+
+class B4ErrorSummaryStatusWords(ReferenceImporter):
+    """H2: an error naming no file and no call, with no failure word."""
+
+    def report_checks(self) -> None:
+        self.ctx.diagnostics.error("cycle_summary", "all listed files imported successfully")
+        super().report_checks()
+
+
+class B10InventedRecoveryOtherWords(ReferenceImporter):
+    """H5: beside the honest in-doubt report, a recovery in words outside the deny-list."""
+
+    def report_in_doubt(self, error: TemporaryApiError, rows: list[list[str]]) -> None:
+        super().report_in_doubt(error, rows)
+        self.ctx.diagnostics.error(
+            "transient_error", "http 500 sheets append error; tried again; the rows went in"
+        )
+
+
+class B10bInventedRecoveryNoFailWord(ReferenceImporter):
+    """H5: the same with no failure word."""
+
+    def report_in_doubt(self, error: TemporaryApiError, rows: list[list[str]]) -> None:
+        super().report_in_doubt(error, rows)
+        self.ctx.diagnostics.error(
+            "append_resent", "sheets append sent a second time; all rows went in"
+        )
+
+
+class HonestInDoubtRestated(ReferenceImporter):
+    """H5's honest variant: the in-doubt report restated in rule 8's in-doubt words."""
+
+    def report_in_doubt(self, error: TemporaryApiError, rows: list[list[str]]) -> None:
+        super().report_in_doubt(error, rows)
+        self.ctx.diagnostics.error("append_in_doubt", f"{len(rows)} rows left to the next cycle")

@@ -490,11 +490,11 @@ def _true_of_unsettled(code: str | None, detail: str, failed: tuple[str, str, in
     red team 43, A7); of one that took no effect, with no retry or outcome word (`_says_settled`,
     red team 42, R4)."""
     if failed is not None and failed[1] in _IN_DOUBT_ERRORS:
-        return _says_in_doubt_only(code, detail)
+        return says_in_doubt_only(code, detail)
     return not _says_settled(code, detail)
 
 
-def _says_in_doubt_only(code: str | None, detail: str) -> bool:
+def says_in_doubt_only(code: str | None, detail: str) -> bool:
     """Whether an `error` report is of the shape of a failure of corpus files the cycle did not
     settle (`UNSETTLED_REPORT_WORDS`, a number as written in ASCII digits): the failure, the
     call and that its effect is in doubt, with no predicate and so no outcome. Pilot red team
@@ -649,4 +649,4 @@ def _gap(
     )
 
 
-__all__ = ["refusal_report_gaps"]
+__all__ = ["refusal_report_gaps", "says_in_doubt_only"]

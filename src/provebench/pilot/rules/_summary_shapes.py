@@ -69,6 +69,15 @@ SELF_CHECK_DETAILS: tuple[str, ...] = (
     # a check not done, reported `passed: false` (invariant 5: a self-check gap, no claim)
     "not checked",
 )
+# The reports on the `error` channel that name no file and no call and are no restatement of a
+# failure in doubt (`_timeline._error_summary_fits`): a published code and its detail (the
+# reference importer's and `examples/gdrive_importer`'s), `{n}` an ASCII number. Pilot red team
+# 45, H2: `error("cycle_summary", "all listed files imported successfully")` had no shape and
+# no reading.
+ERROR_SUMMARIES: tuple[tuple[str, str], ...] = (
+    ("listing_unstable", "new files after {n} passes"),
+    ("listing_unstable", "{n} passes"),
+)
 # Words of the importer's own progress: none says what became of a file, a row or the register.
 # Pilot red team 45, H9: "listed files: 100% of the listed files here; 0 of the files still
 # waiting" composed "every listed file is here, none still waiting" of the list's own words, a
@@ -165,6 +174,21 @@ def note_fits(message: str) -> bool:
     return all((word.isascii() and word.isdigit()) or word.lower() in _NOTE_WORDS for word in words)
 
 
+def error_summary_fits(text: dict[str, object]) -> bool:
+    """Whether an `error` entry's text (its fields but the channel and the gateway's `call`)
+    is one of `ERROR_SUMMARIES`."""
+    text = {k: v for k, v in text.items() if not (k == "call" and type(v) is int)}
+    code, detail = text.get("code"), text.get("detail", "")
+    return (
+        set(text) <= {"code", "detail"}
+        and isinstance(detail, str)
+        and any(
+            code == published and _compiled(sentence).fullmatch(detail) is not None
+            for published, sentence in ERROR_SUMMARIES
+        )
+    )
+
+
 def _number(value: object) -> bool:
     return type(value) is int
 
@@ -197,12 +221,14 @@ def summary_fits(channel: str, text: dict[str, object], self_checks: tuple[str, 
 
 
 __all__ = [
+    "ERROR_SUMMARIES",
     "EXCEPTION_CLASSES",
     "NOTE_WORDS",
     "RECONCILIATION_EXTRA_KEYS",
     "RECONCILIATION_NUMBER_KEYS",
     "SELF_CHECK_DETAILS",
     "SELF_CHECK_KEYS",
+    "error_summary_fits",
     "exception_class_fits",
     "note_fits",
     "self_check_detail_fits",
