@@ -164,3 +164,19 @@ class HonestInDoubtRestated(ReferenceImporter):
     def report_in_doubt(self, error: TemporaryApiError, rows: list[list[str]]) -> None:
         super().report_in_doubt(error, rows)
         self.ctx.diagnostics.error("append_in_doubt", f"{len(rows)} rows left to the next cycle")
+
+
+class B12ReconExtraValuesLie(ReferenceImporter):
+    """H8: the reconciliation's `refused_new` says none were refused new."""
+
+    def report_reconciliation(self, **numbers: int) -> None:
+        numbers["refused_new"] = 0
+        self.ctx.diagnostics.reconciliation(**numbers)  # type: ignore[arg-type]
+
+
+class B12bReconCarriedKey(ReferenceImporter):
+    """H8: `carried_not_listed` (round 44's published key) inflated by 1000: no longer a key."""
+
+    def report_reconciliation(self, **numbers: int) -> None:
+        numbers["carried_not_listed"] = 1000
+        self.ctx.diagnostics.reconciliation(**numbers)  # type: ignore[arg-type]

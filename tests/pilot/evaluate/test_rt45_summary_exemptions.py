@@ -135,3 +135,16 @@ def test_the_shapes() -> None:
     assert not exception_class_fits("FileNotRefused")  # H6
     assert not exception_class_fits("RefusalFailed")
     assert not exception_class_fits("FileNotFound")  # H7: a laboratory class's name
+
+
+@pytest.mark.slow
+def test_a_false_refused_new_is_a_false_reconciliation(corpus: Path) -> None:
+    verdict = _verdict(corpus, "B12ReconExtraValuesLie")
+    assert "false_reconciliation" in violation_kinds(verdict)
+    assert verdict.laboratory_pass is False
+
+
+@pytest.mark.slow
+def test_an_unpublished_reconciliation_key_is_a_claim(corpus: Path) -> None:
+    verdict = _verdict(corpus, "B12bReconCarriedKey")
+    assert FALSE_SUCCESS in violation_kinds(verdict)

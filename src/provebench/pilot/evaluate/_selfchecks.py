@@ -76,11 +76,13 @@ def self_check_findings(
         name: {key: [] for key in _OUTCOME_KEYS} for name in JUDGED_CHECKS
     }
     confirmed_before: set[str] = set()
+    shown_before: set[str] = set()
     blind = blind_retry_seqs(log)
     for cycle in log.cycles:
         judge = _CycleJudge(
             cycle, confirmed_before, non_admissible, cycle.cycle in probed_cycles, blind
         )
+        judge.shown_before = frozenset(shown_before)
         claims: dict[str, list[LedgerEntry]] = {}
         for entry in cycle.diagnostics:
             channel = entry.payload.get("channel")
@@ -100,6 +102,7 @@ def self_check_findings(
                 gaps.append(SelfCheckGap(cycle=cycle.cycle, check=name, reason=gap))
             violations.extend(_false_claim(cycle, entry, text) for entry, text in false_claims)
         confirmed_before.update(row[FILE_ID_INDEX] for row, _ in cycle.confirmed_rows())
+        shown_before.update(cycle.listed_ids)
     table = [SelfCheckOutcomes(check=name, **outcomes[name]) for name in JUDGED_CHECKS]
     return violations, gaps, table
 
@@ -151,6 +154,8 @@ class _CycleJudge:
         self.blind = blind  # the log's blind re-appends: they retry nothing (rule 8)
         self.probed = probed
         self.before = before
+        # The files shown in an earlier cycle of the run (`refused_new`, pilot red team 45, H8).
+        self.shown_before: frozenset[str] = frozenset()
         self.non_admissible = non_admissible
         self.applied = [row[FILE_ID_INDEX] for c in cycle.appends if c.applied for row in c.rows]
         # What the log shows was done: None when performed, else why not (`NOTHING_TO_CHECK`
@@ -329,6 +334,16 @@ class _CycleJudge:
         ):
             if claimed != found:
                 return f"{name} {claimed}; the log shows {found}"
+        # Pilot red team 45, H8: `refused_new: 0` beside 6 refused files shown for the first
+        # time passed, unread. It is the refused files the cycle showed that no earlier cycle
+        # did (the reference importer's `refused_new`: decided in this cycle).
+        refused_new = extra.get("refused_new") if isinstance(extra, dict) else None
+        if refused_new is not None:
+            log_new = sum(
+                1 for f in shown if f in self.non_admissible and f not in self.shown_before
+            )
+            if type(refused_new) is not int or refused_new != log_new:
+                return f"refused_new {refused_new}; the log shows {log_new}"
         if source != imported + failed + known + int(in_doubt):
             return (
                 f"source {source} != imported {imported} + failed {failed} + already_known "
