@@ -180,3 +180,46 @@ class B12bReconCarriedKey(ReferenceImporter):
     def report_reconciliation(self, **numbers: int) -> None:
         numbers["carried_not_listed"] = 1000
         self.ctx.diagnostics.reconciliation(**numbers)  # type: ignore[arg-type]
+
+
+class B5SelfCheckCountsLie(ReferenceImporter):
+    """H3: the published reconciliation and corrupted_file sentences with lying counts."""
+
+    def report_reconciliation(self, **numbers: int) -> None:
+        self.said = dict(numbers)
+        super().report_reconciliation(**numbers)
+
+    def report_checks(self) -> None:
+        said = getattr(self, "said", None)
+        if said:
+            source, known = said["source"], said["already_known"]
+            lie = (
+                f"source {source} = known {known} + imported {source - known} "
+                "+ failed 0 + in doubt 0"
+            )
+            self.checks = [(n, p, lie if n == "reconciliation" else d) for n, p, d in self.checks]
+        super().report_checks()
+
+
+class B5bRefusedCountLie(ReferenceImporter):
+    """H3: "0 refused file(s) reported with reason codes, none appended"."""
+
+    def report_checks(self) -> None:
+        lie = "0 refused file(s) reported with reason codes, none appended"
+        self.checks = [(n, p, lie if n == "corrupted_file" else d) for n, p, d in self.checks]
+        super().report_checks()
+
+
+class B6RetryCountsHideInDoubt(ReferenceImporter):
+    """H3b: "…, 0 rows left in doubt" in a cycle whose append was left in doubt."""
+
+    def report_checks(self) -> None:
+        errors = self.stats.temporary_errors
+        lie = (
+            f"{errors} temporary errors, {errors} recovered by retry (max 5 attempts), "
+            "0 rows left in doubt"
+        )
+        self.checks = [
+            (n, p, lie if n == "temporary_failure_and_retry" else d) for n, p, d in self.checks
+        ]
+        super().report_checks()

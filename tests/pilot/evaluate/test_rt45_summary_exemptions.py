@@ -148,3 +148,16 @@ def test_a_false_refused_new_is_a_false_reconciliation(corpus: Path) -> None:
 def test_an_unpublished_reconciliation_key_is_a_claim(corpus: Path) -> None:
     verdict = _verdict(corpus, "B12bReconCarriedKey")
     assert FALSE_SUCCESS in violation_kinds(verdict)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "importer", ["B5SelfCheckCountsLie", "B5bRefusedCountLie", "B6RetryCountsHideInDoubt"]
+)
+def test_a_published_sentence_with_false_counts_is_a_false_self_check(
+    corpus: Path, importer: str
+) -> None:
+    # H3, H3b: the sentences' counts are read by their places and checked against the log.
+    verdict = _verdict(corpus, importer)
+    assert "false_self_check_claim" in violation_kinds(verdict)
+    assert verdict.laboratory_pass is False
