@@ -223,3 +223,16 @@ class B6RetryCountsHideInDoubt(ReferenceImporter):
             (n, p, lie if n == "temporary_failure_and_retry" else d) for n, p, d in self.checks
         ]
         super().report_checks()
+
+
+class FileNotFound(Exception):
+    """H7: the importer's own class, named as a laboratory error is."""
+
+
+class B8OwnClassNamedLabError(_Remembers):
+    def report_checks(self) -> None:
+        refused = list(getattr(self, "refused_ids", []))
+        super().report_checks()
+        self.refused_ids = []
+        if refused:
+            raise FileNotFound(f"{refused[0]} is in the register now, none left out")

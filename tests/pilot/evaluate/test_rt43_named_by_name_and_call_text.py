@@ -171,14 +171,32 @@ def test_a_call_argument_or_an_exception_about_a_refused_file_is_a_claim(
         _contains([ID, NAME]),
         ("agent_error", {"type": "KeyError", "message": f"'{ID}'"}),
         ("agent_error", {"type": "RuntimeError", "message": f"{ID}: size_bytes is 0"}),
-        # a laboratory error left uncaught: the laboratory's words, not the importer's
-        ("agent_error", {"type": "FileNotFound", "message": f"no file with id {ID!r} (call 7)"}),
     ],
 )
 def test_a_bare_argument_or_an_exception_in_the_refusal_words_is_no_claim(
     item: tuple[str, dict[str, Any]],
 ) -> None:
     assert _claims(item) == set()
+
+
+_LAB_MESSAGE = f"no file with id {ID!r} (call 7)"
+
+
+def test_a_laboratory_error_left_uncaught_is_the_laboratorys_words() -> None:
+    # Its class is the laboratory's and its message one the laboratory answered a call with.
+    failed = (
+        "drive.get",
+        {"call": 7, "file_id": ID, "error": {"code": "not_found", "message": _LAB_MESSAGE}},
+    )
+    error = ("agent_error", {"type": "FileNotFound", "message": _LAB_MESSAGE})
+    assert _claims(failed, error) == set()
+
+
+def test_a_laboratory_class_name_with_words_no_call_was_answered_is_read() -> None:
+    # Pilot red team 45, H7: the importer's own `FileNotFound`, by name the laboratory's.
+    error = ("agent_error", {"type": "FileNotFound", "message": f"{ID} is in the register now"})
+    assert _claims(error) == {ID}
+    assert _claims(("agent_error", {"type": "FileNotFound", "message": _LAB_MESSAGE})) == {ID}
 
 
 def test_the_laboratory_error_types_are_the_laboratorys() -> None:

@@ -47,6 +47,7 @@ def _verdict(corpus: Path, importer: str, name: str = ""):  # type: ignore[no-un
         "B2SelfCheckNamesImportedFile",  # H1b
         "B3ReconKeyNamesImportedFile",  # H1c
         "B7ExceptionFileNotRefused",  # H6
+        "B8OwnClassNamedLabError",  # H7
         "B9NoteWords",  # H9
         "B4ErrorSummaryStatusWords",  # H2
         "B10InventedRecoveryOtherWords",  # H5

@@ -336,8 +336,22 @@ LABORATORY_ERROR_TYPES = frozenset(
 )
 
 
+def _laboratory_messages(entries: Iterable[LedgerEntry]) -> frozenset[str]:
+    """The messages of the errors the laboratory answered calls of a cycle with, as logged."""
+    said: set[str] = set()
+    for entry in entries:
+        error = entry.payload.get("error") if entry.kind in CALL_KINDS else None
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            said.add(error["message"])
+    return frozenset(said)
+
+
 def _other_text_claims(
-    kind: str, text: dict[str, object], refused: NamedFiles, snapshot: Snapshot
+    kind: str,
+    text: dict[str, object],
+    refused: NamedFiles,
+    snapshot: Snapshot,
+    laboratory_messages: frozenset[str] = frozenset(),
 ) -> list[str]:
     """The refused files the importer's text outside diagnostics (`_importer_text`) claims.
 
@@ -356,7 +370,14 @@ def _other_text_claims(
         about = set(refused.named(text))
         message = text.get(_MESSAGE_FIELD)
         rest = {k: v for k, v in text.items() if k != _MESSAGE_FIELD}
-        closed = text.get(_TYPE_FIELD) not in LABORATORY_ERROR_TYPES
+        # A laboratory error by evidence, not by name (pilot red team 45, H7: the importer's
+        # own `class FileNotFound(Exception)` raised with "<R> is in the register now, none
+        # left out" was read by the status words): its class is one of the laboratory's and
+        # its message is one the laboratory answered a call of the cycle with, as logged. This
+        # holds across the sandbox, where a candidate's exception travels by name.
+        closed = not (
+            text.get(_TYPE_FIELD) in LABORATORY_ERROR_TYPES and message in laboratory_messages
+        )
         # a message that is only the file's id or name, as `KeyError` quotes its key, says no
         # more than the entry's own naming of it
         bare = isinstance(message, str) and _bare_names(message.strip("'\"` "), about, snapshot)
@@ -474,13 +495,16 @@ def build_timeline(snapshot: Snapshot, log: LogFacts, work_names: Iterable[str] 
                 claimed |= _error_summary_claims(text, refused, cycle.listed_ids, snapshot)
             for named in sorted(claimed):
                 claims[named].append(entry.seq)
+        laboratory_messages = _laboratory_messages(cycle.entries)
         for entry in cycle.entries:
             # The importer's text elsewhere in the log (`_importer_text`): an exception is read
             # by the rule of a failure report — it may name the files it is about in the
             # refusal vocabulary — and a call's argument naming a refused file is a bare id or
             # name or a claim (`_other_text_claims`; pilot red team 43, A4, A10).
             text = _importer_text(entry, corpus_ids) if entry.kind != "diagnostics" else {}
-            for file_id in _other_text_claims(entry.kind, text, refused, snapshot):
+            for file_id in _other_text_claims(
+                entry.kind, text, refused, snapshot, laboratory_messages
+            ):
                 claims[file_id].append(entry.seq)
     if log.cycles:
         last = log.cycles[-1]
