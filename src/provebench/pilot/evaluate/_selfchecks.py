@@ -77,13 +77,11 @@ def self_check_findings(
         name: {key: [] for key in _OUTCOME_KEYS} for name in JUDGED_CHECKS
     }
     confirmed_before: set[str] = set()
-    shown_before: set[str] = set()
     blind = blind_retry_seqs(log)
     for cycle in log.cycles:
         judge = _CycleJudge(
             cycle, confirmed_before, non_admissible, cycle.cycle in probed_cycles, blind
         )
-        judge.shown_before = frozenset(shown_before)
         claims: dict[str, list[LedgerEntry]] = {}
         for entry in cycle.diagnostics:
             channel = entry.payload.get("channel")
@@ -106,7 +104,6 @@ def self_check_findings(
                 gaps.append(SelfCheckGap(cycle=cycle.cycle, check=name, reason=gap))
             violations.extend(_false_claim(cycle, entry, text) for entry, text in false_claims)
         confirmed_before.update(row[FILE_ID_INDEX] for row, _ in cycle.confirmed_rows())
-        shown_before.update(cycle.listed_ids)
     table = [SelfCheckOutcomes(check=name, **outcomes[name]) for name in JUDGED_CHECKS]
     return violations, gaps, table
 
@@ -158,8 +155,6 @@ class _CycleJudge:
         self.blind = blind  # the log's blind re-appends: they retry nothing (rule 8)
         self.probed = probed
         self.before = before
-        # The files shown in an earlier cycle of the run (`refused_new`, pilot red team 45, H8).
-        self.shown_before: frozenset[str] = frozenset()
         self.non_admissible = non_admissible
         self.applied = [row[FILE_ID_INDEX] for c in cycle.appends if c.applied for row in c.rows]
         # What the log shows was done: None when performed, else why not (`NOTHING_TO_CHECK`
@@ -335,15 +330,18 @@ class _CycleJudge:
             "known": sum(1 for f in shown if f in self.before),
             "imported": sum(1 for f in _acknowledged(self.cycle) if f in shown),
             "failed": sum(1 for f in shown if f in self.non_admissible),
-            "refused": sum(
-                1 for f in shown if f in self.non_admissible and f not in self.shown_before
-            ),
+            "refused": self._refused_reported(),
         }
         for pattern, names in _COUNTED_SENTENCES:
             matched = pattern.fullmatch(detail)
             if matched is None:
                 continue
             for name, value in zip(names, matched.groups(), strict=True):
+                if name == "refused" and int(value) in (log["refused"], log["failed"]):
+                    # The refused files reported in the cycle (the reference importer's) or
+                    # those it showed, reported again or not (an importer written from the
+                    # contract alone): either is a true count; anything else is not.
+                    continue
                 if name in log and int(value) != log[name]:
                     return f"{detail!r}: {name} {value}; the log shows {log[name]}"
             if "in_doubt_rows" in names:
@@ -352,6 +350,17 @@ class _CycleJudge:
                 if value < rows:
                     return f"{detail!r}: {value} rows left in doubt; the log shows {rows}"
         return None
+
+    def _refused_reported(self) -> int:
+        """The refused files reported on `failed_file` in the cycle, each once."""
+        return len(
+            {
+                entry.payload.get("file_id")
+                for entry in self.cycle.diagnostics
+                if entry.payload.get("channel") == "failed_file"
+                and entry.payload.get("file_id") in self.non_admissible
+            }
+        )
 
     def _numbers(self, entry: LedgerEntry) -> str | None:
         said = entry.payload
@@ -375,15 +384,18 @@ class _CycleJudge:
             if claimed != found:
                 return f"{name} {claimed}; the log shows {found}"
         # Pilot red team 45, H8: `refused_new: 0` beside 6 refused files shown for the first
-        # time passed, unread. It is the refused files the cycle showed that no earlier cycle
-        # did (the reference importer's `refused_new`: decided in this cycle).
+        # time passed, unread. It is the refused files the importer decided in this cycle, each
+        # reported on `failed_file` in it (`_refused_reported`; whether each refused file was
+        # reported when first shown is rule 2's check, `_refusal_reports`).
         refused_new = extra.get("refused_new") if isinstance(extra, dict) else None
         if refused_new is not None:
-            log_new = sum(
-                1 for f in shown if f in self.non_admissible and f not in self.shown_before
-            )
-            if type(refused_new) is not int or refused_new != log_new:
-                return f"refused_new {refused_new}; the log shows {log_new}"
+            log_new = self._refused_reported()
+            log_shown = sum(1 for f in shown if f in self.non_admissible)
+            if type(refused_new) is not int or refused_new not in (log_new, log_shown):
+                return (
+                    f"refused_new {refused_new}; the log shows {log_new} reported, "
+                    f"{log_shown} shown"
+                )
         if source != imported + failed + known + int(in_doubt):
             return (
                 f"source {source} != imported {imported} + failed {failed} + already_known "

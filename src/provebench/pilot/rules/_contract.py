@@ -261,7 +261,14 @@ counts against you even though it is refused. The one exception is the self-chec
    Text that names no file has a fixed shape too, and anything else in it is read as said of
    every refused file shown in its cycle (a false success for each). A `reconciliation`
    entry holds only `source`, `imported`, `failed`, `already_known` and `extra`, each a
-   number, and `extra` only {extra_keys}, each a number. A `self_check` entry holds only
+   number, and `extra` only {extra_keys}, each a number (`in_doubt` the listed files whose
+   rows are in doubt, `refused_new` the refused files you reported in the cycle, or those it
+   showed). The counts are checked against the log (rule 9), and so are the counts of the
+   sentences below: a sentence's source, known, imported and failed as rule 9's, `{{n}}
+   refused file(s)` the refused files you reported in the cycle or those it showed, `{{n}}
+   listed ids already confirmed` the listed files confirmed in an earlier cycle, `{{n}} rows
+   left in doubt` at least the rows of the cycle's appends answered 500 or a timeout; a false
+   count is a false self-check claim. A `self_check` entry holds only
    `name` (one of the checks of rule 10), `passed` and a `detail` that is empty or one of
    these sentences, `{{n}}` an ASCII number and `{{zone}}` an IANA zone:
 {self_check_details}
