@@ -475,7 +475,7 @@ def _says_settled(code: str | None, detail: str) -> bool:
     """Whether an `error` report says its failure was retried or got past
     (`UNSETTLED_FORBIDDEN_WORDS`): not true of a failure of corpus files the cycle did not
     settle, so it ties none (pilot red team 42, R4). A failure known to have taken no effect
-    (429, 503) is read so; one in doubt by its closed shape (`_says_in_doubt_only`)."""
+    (429, 503) is read so; one in doubt by its closed shape (`says_in_doubt_only`)."""
     return any(
         fold(word) in _UNSETTLED_FORBIDDEN
         for text in ("" if code is None else code, detail)
@@ -486,7 +486,7 @@ def _says_settled(code: str | None, detail: str) -> bool:
 
 def _true_of_unsettled(code: str | None, detail: str, failed: tuple[str, str, int] | None) -> bool:
     """Whether a report naming an unsettled failure of corpus files by its call is true of it:
-    of a failure in doubt (500, a timeout), in its closed shape (`_says_in_doubt_only`; pilot
+    of a failure in doubt (500, a timeout), in its closed shape (`says_in_doubt_only`; pilot
     red team 43, A7); of one that took no effect, with no retry or outcome word (`_says_settled`,
     red team 42, R4)."""
     if failed is not None and failed[1] in _IN_DOUBT_ERRORS:
