@@ -18,10 +18,17 @@ as said of every refused file its cycle showed (pilot §9: the agent's report is
   (`REQUIRED_SELF_CHECKS`); the detail empty or one of `SELF_CHECK_DETAILS`, a sentence whose
   `{n}` slots are ASCII numbers and whose `{zone}` slots are IANA zones of `tzdata`. A detail is
   the check's own account in counts; `passed` is what it says of the check.
-- `note`: the key `message`, every word of it (a run of ASCII letters, split at any other
-  character; a word with a character outside ASCII is none of them) an ASCII number or one of
-  `NOTE_WORDS`, a vocabulary of the importer's own progress with no predicate of a file, a row
-  or the register. A note is never a report: the contract says so.
+- `note`: the key `message`, every word of it (a run of letters and digits of any script) an
+  ASCII number or one of `NOTE_WORDS`, a vocabulary of the importer's own progress with no
+  predicate of a file, a row or the register, and between the words only blanks and punctuation
+  (`note_fits`). A note is never a report: the contract says so.
+- `error` naming no file and no call: one of `ERROR_SUMMARIES` (`error_summary_fits`), or rule
+  8's in-doubt words (`evaluate/_refusal_reports.says_in_doubt_only`).
+
+Since `call-import-evaluator/9` (pilot red team 45, S1, FF1) the shape applies whatever the text
+names — an id or a file's name fits none — and a text of its shape names no file; the counts of
+the sentences are checked against the log (`evaluate/_selfchecks.py`, H3); an exception class is
+a whole name of `EXCEPTION_CLASSES` or a built-in one (H6).
 """
 
 from __future__ import annotations
