@@ -243,7 +243,7 @@ class Importer:
             imported=listed_appended,
             failed=failed,
             already_known=already_known,
-            extra={"in_doubt": listed_in_doubt, "carried": len(carried)},
+            extra={"in_doubt": listed_in_doubt},
         )
         balanced = len(listed) == already_known + listed_appended + failed + listed_in_doubt
         self.check("reconciliation", balanced, f"source {len(listed)}, {in_doubt} in doubt")

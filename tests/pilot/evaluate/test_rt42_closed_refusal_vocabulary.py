@@ -20,7 +20,7 @@ import pytest
 
 from provebench.pilot.corpus._model import DriveFile
 from provebench.pilot.evaluate._own_report_words import breaks_refusal_shape, breaks_work_path_shape
-from provebench.pilot.evaluate._refusal_reports import _says_in_doubt_only, _says_retried_only
+from provebench.pilot.evaluate._refusal_reports import _says_retried_only, says_in_doubt_only
 from provebench.pilot.rules._contract import agent_contract_markdown
 from provebench.pilot.rules._decide import decide_row
 from provebench.pilot.rules._grammar import parse_name_fields
@@ -233,13 +233,13 @@ def test_a_settled_report_is_a_shape() -> None:
 
 def test_an_unsettled_failure_is_reported_without_retry_or_outcome() -> None:
     # R4: "retried once; the rows landed" of an append in doubt, never retried.
-    assert not _says_in_doubt_only(
+    assert not says_in_doubt_only(
         "transient_error", "HTTP 500 on sheets values append; retried once; the rows landed"
     )
-    assert _says_in_doubt_only(
+    assert says_in_doubt_only(
         "append_in_doubt", "TemporaryApiError: 3 row(s) left to the next cycle"
     )
-    assert _says_in_doubt_only("transient_error", "HTTP 500 on sheets values append (call 4)")
+    assert says_in_doubt_only("transient_error", "HTTP 500 on sheets values append (call 4)")
 
 
 def test_the_contract_publishes_the_refusal_shape() -> None:

@@ -20,7 +20,7 @@ import pytest
 
 from provebench.pilot.corpus._model import DriveFile
 from provebench.pilot.evaluate._own_report_words import breaks_refusal_shape
-from provebench.pilot.evaluate._refusal_reports import _says_in_doubt_only, _says_retried_only
+from provebench.pilot.evaluate._refusal_reports import _says_retried_only, says_in_doubt_only
 from provebench.pilot.rules._contract import agent_contract_markdown
 from provebench.pilot.rules._refusal_templates import detail_fits
 from provebench.pilot.rules._versions import rule_versions
@@ -189,11 +189,11 @@ def test_a_settled_report_names_the_call_that_failed() -> None:
 
 def test_an_in_doubt_report_has_no_outcome() -> None:
     # A7: "then the rows were confirmed" of an append in doubt, never retried.
-    assert not _says_in_doubt_only(
+    assert not says_in_doubt_only(
         "transient_error", "HTTP 500 on sheets values append; then the rows were confirmed"
     )
-    assert _says_in_doubt_only("append_in_doubt", "ServerError: 3 row(s) left to the next cycle")
-    assert _says_in_doubt_only("append_in_doubt", "ApiTimeout: 3 row(s) left to the next cycle")
+    assert says_in_doubt_only("append_in_doubt", "ServerError: 3 row(s) left to the next cycle")
+    assert says_in_doubt_only("append_in_doubt", "ApiTimeout: 3 row(s) left to the next cycle")
 
 
 def test_the_contract_publishes_the_shapes() -> None:

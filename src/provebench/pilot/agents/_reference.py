@@ -146,7 +146,6 @@ class ReferenceImporter:
             failed=failed_listed,
             already_known=already_known,
             in_doubt=listed_in_doubt,
-            carried_not_listed=len(to_append) - listed_appended - listed_in_doubt,
             refused_new=len(refused),
         )
         balanced = source == already_known + listed_appended + failed_listed + listed_in_doubt

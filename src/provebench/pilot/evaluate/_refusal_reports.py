@@ -202,8 +202,13 @@ def _untied_error_reports(
     # Each failed call's (kind, error code, number) in the log: what a settled report of it
     # may say (`_says_retried_only`; pilot red team 43, A12).
     failures: dict[object, tuple[str, str, int]] = {}
+    # The number of every call of this cycle answered with an error so far: what a report's
+    # `failed_call` may name (pilot red team 45, S2).
+    failed_calls: set[object] = set()
     for entry in cycle.entries:
         payload = entry.payload
+        if entry.kind in CALL_KINDS and "error" in payload:
+            failed_calls.add(payload.get("call"))
         if entry.kind in CALL_KINDS and "error" not in payload:
             # Only while a failure waits for its retry: a request is keyed by what it asks for,
             # a listing page by its token whatever its size (`_requests`; red team 39, A4).
@@ -261,14 +266,26 @@ def _untied_error_reports(
                     and _says_retried_only(said, text, failures.get(failed_call))
                 )
             )
-            if type(failed_call) is not int and any(
-                files & named and not _true_of_unsettled(said, text, failures.get(call))
+            if failed_call is not None and failed_call not in failed_calls:
+                # Pilot red team 45, S2, H4: a `failed_call` naming no call of the cycle that
+                # failed before the report (`failed_call=1`, a read that succeeded) names no
+                # failure: it accounts for none, and is a gap of its own.
+                gaps.append(_gap(cycle.cycle, "", "names_no_file", "", said, [ref(entry)]))
+                continue
+            if any(
+                files & named
+                and call != failed_call
+                and not _true_of_unsettled(said, text, failures.get(call))
                 for call, files in corpus_failures.items()
             ):
                 # Pilot red team 44, H5: a failure of corpus files the cycle did not settle,
                 # named by its rows' file_ids instead of its number (rule 8 allows either),
                 # is judged by the same shape: "http 500 on sheets values append; retried; the
-                # rows landed" of an append in doubt accounts for nothing and is a gap.
+                # rows landed" of an append in doubt accounts for nothing and is a gap. Judged
+                # so whenever the report's `failed_call` is another call (pilot red team 45,
+                # S2, H4: with `failed_call=1` beside the rows' ids it was judged by nothing,
+                # and a sealed fresh control paid the whole escrow; B11: tied to another call
+                # that really was retried).
                 gaps.append(_gap(cycle.cycle, "", "names_no_file", "", said, [ref(entry)]))
                 continue
             if tied:
@@ -458,7 +475,7 @@ def _says_settled(code: str | None, detail: str) -> bool:
     """Whether an `error` report says its failure was retried or got past
     (`UNSETTLED_FORBIDDEN_WORDS`): not true of a failure of corpus files the cycle did not
     settle, so it ties none (pilot red team 42, R4). A failure known to have taken no effect
-    (429, 503) is read so; one in doubt by its closed shape (`_says_in_doubt_only`)."""
+    (429, 503) is read so; one in doubt by its closed shape (`says_in_doubt_only`)."""
     return any(
         fold(word) in _UNSETTLED_FORBIDDEN
         for text in ("" if code is None else code, detail)
@@ -469,15 +486,15 @@ def _says_settled(code: str | None, detail: str) -> bool:
 
 def _true_of_unsettled(code: str | None, detail: str, failed: tuple[str, str, int] | None) -> bool:
     """Whether a report naming an unsettled failure of corpus files by its call is true of it:
-    of a failure in doubt (500, a timeout), in its closed shape (`_says_in_doubt_only`; pilot
+    of a failure in doubt (500, a timeout), in its closed shape (`says_in_doubt_only`; pilot
     red team 43, A7); of one that took no effect, with no retry or outcome word (`_says_settled`,
     red team 42, R4)."""
     if failed is not None and failed[1] in _IN_DOUBT_ERRORS:
-        return _says_in_doubt_only(code, detail)
+        return says_in_doubt_only(code, detail)
     return not _says_settled(code, detail)
 
 
-def _says_in_doubt_only(code: str | None, detail: str) -> bool:
+def says_in_doubt_only(code: str | None, detail: str) -> bool:
     """Whether an `error` report is of the shape of a failure of corpus files the cycle did not
     settle (`UNSETTLED_REPORT_WORDS`, a number as written in ASCII digits): the failure, the
     call and that its effect is in doubt, with no predicate and so no outcome. Pilot red team
@@ -632,4 +649,4 @@ def _gap(
     )
 
 
-__all__ = ["refusal_report_gaps"]
+__all__ = ["refusal_report_gaps", "says_in_doubt_only"]

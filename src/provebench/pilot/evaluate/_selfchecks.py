@@ -44,6 +44,7 @@ extra.in_doubt`; any difference is a false report (`false_reconciliation`), what
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 
 from provebench.ledger import LedgerEntry
@@ -93,6 +94,9 @@ def self_check_findings(
                 name = entry.payload.get("name")
                 if isinstance(name, str):
                     claims.setdefault(name, []).append(entry)
+                said = judge.detail_numbers(entry.payload.get("detail"))
+                if said is not None:
+                    violations.append(_false_claim(cycle, entry, said))
         for name in JUDGED_CHECKS:
             outcome, gap, false_claims = judge.outcome(name, claims.get(name, []))
             outcomes[name][outcome].append(cycle.cycle)
@@ -308,6 +312,56 @@ class _CycleJudge:
         self._reconciliation_problem = problem
         return problem
 
+    def detail_numbers(self, detail: object) -> str | None:
+        """What the log contradicts of a published self-check sentence's counts (None: nothing
+        it checks). Pilot red team 45, H3, H3b: the sentences' `{n}` were never read, so
+        "source 17 = known 0 + imported 17 + failed 0 + in doubt 0" (every listed file
+        imported, the refused ones too), "0 refused file(s) reported with reason codes" and
+        "…, 0 rows left in doubt" stood beside a log that contradicted them, `passed` true. The
+        sentences are closed templates whose slots have places, so each is read by its place
+        (no grammar of English): the counts the log shows as rule 9 does. Not read: a pass
+        count (the log's passes are the importer's own grouping of its listing calls) and the
+        retry counts (how many errors a client absorbed is its own)."""
+        if not isinstance(detail, str):
+            return None
+        shown = self.cycle.listed_ids
+        log = {
+            "source": len(shown),
+            "known": sum(1 for f in shown if f in self.before),
+            "imported": sum(1 for f in _acknowledged(self.cycle) if f in shown),
+            "failed": sum(1 for f in shown if f in self.non_admissible),
+            "refused": self._refused_reported(),
+        }
+        for pattern, names in _COUNTED_SENTENCES:
+            matched = pattern.fullmatch(detail)
+            if matched is None:
+                continue
+            for name, value in zip(names, matched.groups(), strict=True):
+                if name == "refused" and int(value) in (log["refused"], log["failed"]):
+                    # The refused files reported in the cycle (the reference importer's) or
+                    # those it showed, reported again or not (an importer written from the
+                    # contract alone): either is a true count; anything else is not.
+                    continue
+                if name in log and int(value) != log[name]:
+                    return f"{detail!r}: {name} {value}; the log shows {log[name]}"
+            if "in_doubt_rows" in names:
+                value = int(matched.groups()[names.index("in_doubt_rows")])
+                rows = _rows_in_doubt(self.cycle)
+                if value < rows:
+                    return f"{detail!r}: {value} rows left in doubt; the log shows {rows}"
+        return None
+
+    def _refused_reported(self) -> int:
+        """The refused files reported on `failed_file` in the cycle, each once."""
+        return len(
+            {
+                entry.payload.get("file_id")
+                for entry in self.cycle.diagnostics
+                if entry.payload.get("channel") == "failed_file"
+                and entry.payload.get("file_id") in self.non_admissible
+            }
+        )
+
     def _numbers(self, entry: LedgerEntry) -> str | None:
         said = entry.payload
         extra = said.get("extra") if isinstance(said.get("extra"), dict) else {}
@@ -329,12 +383,61 @@ class _CycleJudge:
         ):
             if claimed != found:
                 return f"{name} {claimed}; the log shows {found}"
+        # Pilot red team 45, H8: `refused_new: 0` beside 6 refused files shown for the first
+        # time passed, unread. It is the refused files the importer decided in this cycle, each
+        # reported on `failed_file` in it (`_refused_reported`; whether each refused file was
+        # reported when first shown is rule 2's check, `_refusal_reports`).
+        refused_new = extra.get("refused_new") if isinstance(extra, dict) else None
+        if refused_new is not None:
+            log_new = self._refused_reported()
+            log_shown = sum(1 for f in shown if f in self.non_admissible)
+            if type(refused_new) is not int or refused_new not in (log_new, log_shown):
+                return (
+                    f"refused_new {refused_new}; the log shows {log_new} reported, "
+                    f"{log_shown} shown"
+                )
         if source != imported + failed + known + int(in_doubt):
             return (
                 f"source {source} != imported {imported} + failed {failed} + already_known "
                 f"{known} + in_doubt {in_doubt}"
             )
         return None
+
+
+# The published self-check sentences whose counts the log shows (`detail_numbers`), each slot
+# named by what it counts ("" for one not read).
+_N = r"([0-9]+)"
+_COUNTED_SENTENCES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (
+        re.compile(rf"source {_N} = known {_N} \+ imported {_N} \+ failed {_N} \+ in doubt {_N}"),
+        ("source", "known", "imported", "failed", ""),
+    ),
+    (re.compile(rf"source {_N}, {_N} in doubt"), ("source", "")),
+    (re.compile(rf"{_N} listed ids already confirmed, none appended again"), ("known",)),
+    (
+        re.compile(rf"{_N} refused file\(s\) reported(?: with reason codes)?, none appended"),
+        ("refused",),
+    ),
+    (
+        re.compile(
+            rf"{_N} temporary errors, {_N} recovered by retry \(max {_N} attempts\), "
+            rf"{_N} rows left in doubt"
+        ),
+        ("", "", "", "in_doubt_rows"),
+    ),
+)
+# An append answered so may have been applied (rule 8): its rows are left in doubt.
+_IN_DOUBT_CODES = frozenset(("server_error", "timeout"))
+
+
+def _rows_in_doubt(cycle: CycleLog) -> int:
+    """The rows of the cycle's appends answered with an error that leaves them in doubt."""
+    total = 0
+    for call in cycle.appends:
+        error = call.entry.payload.get("error")
+        if isinstance(error, dict) and error.get("code") in _IN_DOUBT_CODES:
+            total += len(call.rows)
+    return total
 
 
 def _acknowledged(cycle: CycleLog) -> Iterator[str]:

@@ -26,10 +26,15 @@ from provebench.pilot.evaluate._own_report_words import (
     refusal_text_read,
     says_succeeded,
 )
+from provebench.pilot.evaluate._refusal_reports import says_in_doubt_only
 from provebench.pilot.evaluate._rules import CALL_KINDS, FAILURE_CHANNELS
 from provebench.pilot.evaluate._snapshot import Snapshot
 from provebench.pilot.rules._contract import REQUIRED_SELF_CHECKS
-from provebench.pilot.rules._summary_shapes import exception_class_fits, summary_fits
+from provebench.pilot.rules._summary_shapes import (
+    error_summary_fits,
+    exception_class_fits,
+    summary_fits,
+)
 
 
 @dataclass
@@ -258,13 +263,13 @@ _SUMMARY_CHANNELS = frozenset(("note", "self_check", "reconciliation"))
 def _summary_claims(
     channel: str,
     text: dict[str, object],
-    corpus: NamedFiles,
+    refused: NamedFiles,
     shown: Iterable[str],
     snapshot: Snapshot,
 ) -> set[str]:
-    """The refused files an entry of `_SUMMARY_CHANNELS` that names no file of the corpus
-    claims: every refused file shown in its cycle, where its text is of no published shape
-    (`rules/_summary_shapes.summary_fits`). Pilot red team 43, A6: `note("all listed recordings
+    """The refused files an entry of `_SUMMARY_CHANNELS` claims: none where its text is of its
+    published shape (`rules/_summary_shapes.summary_fits`), else every refused file shown in its
+    cycle and every refused file it names. Pilot red team 43, A6: `note("all listed recordings
     imported successfully, 0 refused")` every cycle passed; round 43 read only notes, and by the
     status-word deny-list, so pilot red team 44 kept laboratory_pass and, in a sealed fresh
     control, the whole escrow with a `self_check` detail "all refused files imported
@@ -273,13 +278,41 @@ def _summary_claims(
     A closed shape, not a list of words: a reconciliation's keys are the published ones, each a
     number (its counts are checked against the log, rule 9); a self-check is one of the §12
     checks with a published detail in counts; a note is never a report, and holds only words of
-    a published neutral vocabulary. Numbers are never parsed (a grammar of English again)."""
-    if corpus.named(text):
+    a published neutral vocabulary.
+
+    The shape applies whatever the text names (pilot red team 45, S1, H1, H1b, H1c: an entry
+    naming any corpus file was exempted, so "<imported id> and every refused file of this cycle
+    imported successfully" as a note, a self-check detail or a reconciliation key kept the
+    whole escrow of a sealed fresh control): no id or name is of any shape. And a text of its
+    shape names nothing (red team 45, FF1): its slots are digits and tzdata zones and its words
+    the published ones, so a refused file named `Europe_Berlin` or `next_page_token` is not
+    named by "11 rows shown in Europe/Berlin" — the reference importer failed such a corpus."""
+    if summary_fits(channel, text, REQUIRED_SELF_CHECKS):
         return set()
-    refused = {f for f in shown if f in snapshot.non_admissible}
-    if refused and not summary_fits(channel, text, REQUIRED_SELF_CHECKS):
-        return refused
-    return set()
+    return {f for f in shown if f in snapshot.non_admissible} | set(refused.named(text))
+
+
+def _error_summary_claims(
+    text: dict[str, object], refused: NamedFiles, shown: Iterable[str], snapshot: Snapshot
+) -> set[str]:
+    """The refused files an `error` entry that names no file and no call claims: none where
+    its text is a published code and detail (`rules/_summary_shapes.ERROR_SUMMARIES`) or of the
+    closed shape of a failure in doubt (rule 8's `UNSETTLED_REPORT_WORDS` and numbers, no
+    predicate: `_refusal_reports.says_in_doubt_only`), else every refused file shown in its
+    cycle. Pilot red team 45, H2: `error("cycle_summary", "all listed files imported
+    successfully")` named no file and no call, held no failure word, and was read by nothing;
+    H5: beside the honest in-doubt report, "http 500 sheets append error; tried again; the rows
+    went in" passed the deny-list of retry words. Whether such a report accounts for a failure
+    is `_refusal_reports`'s judging; here, only that it says no outcome."""
+    code, detail = text.get("code"), text.get("detail", "")
+    if error_summary_fits(text) or (
+        set(text) <= {"code", "detail", "call"}
+        and isinstance(code, str)
+        and isinstance(detail, str)
+        and says_in_doubt_only(code, detail)
+    ):
+        return set()
+    return {f for f in shown if f in snapshot.non_admissible} | set(refused.named(text))
 
 
 # An `agent_error`'s field holding the importer's message (the other, `type`, is the class).
@@ -303,8 +336,22 @@ LABORATORY_ERROR_TYPES = frozenset(
 )
 
 
+def _laboratory_messages(entries: Iterable[LedgerEntry]) -> frozenset[str]:
+    """The messages of the errors the laboratory answered calls of a cycle with, as logged."""
+    said: set[str] = set()
+    for entry in entries:
+        error = entry.payload.get("error") if entry.kind in CALL_KINDS else None
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            said.add(error["message"])
+    return frozenset(said)
+
+
 def _other_text_claims(
-    kind: str, text: dict[str, object], refused: NamedFiles, snapshot: Snapshot
+    kind: str,
+    text: dict[str, object],
+    refused: NamedFiles,
+    snapshot: Snapshot,
+    laboratory_messages: frozenset[str] = frozenset(),
 ) -> list[str]:
     """The refused files the importer's text outside diagnostics (`_importer_text`) claims.
 
@@ -323,7 +370,14 @@ def _other_text_claims(
         about = set(refused.named(text))
         message = text.get(_MESSAGE_FIELD)
         rest = {k: v for k, v in text.items() if k != _MESSAGE_FIELD}
-        closed = text.get(_TYPE_FIELD) not in LABORATORY_ERROR_TYPES
+        # A laboratory error by evidence, not by name (pilot red team 45, H7: the importer's
+        # own `class FileNotFound(Exception)` raised with "<R> is in the register now, none
+        # left out" was read by the status words): its class is one of the laboratory's and
+        # its message is one the laboratory answered a call of the cycle with, as logged. This
+        # holds across the sandbox, where a candidate's exception travels by name.
+        closed = not (
+            text.get(_TYPE_FIELD) in LABORATORY_ERROR_TYPES and message in laboratory_messages
+        )
         # a message that is only the file's id or name, as `KeyError` quotes its key, says no
         # more than the entry's own naming of it
         bare = isinstance(message, str) and _bare_names(message.strip("'\"` "), about, snapshot)
@@ -432,17 +486,25 @@ def build_timeline(snapshot: Snapshot, log: LogFacts, work_names: Iterable[str] 
                 # of an imported file> is corrupted" added to each refusal report — every word
                 # of a grammar name a listed one — invented failures no reading saw.
                 claimed |= refused_reported
-            if isinstance(channel, str) and channel in _SUMMARY_CHANNELS and not claimed:
-                claimed = _summary_claims(channel, text, corpus, cycle.listed_ids, snapshot)
+            if isinstance(channel, str) and channel in _SUMMARY_CHANNELS:
+                # Judged by its shape alone, whatever it names (`_summary_claims`).
+                claimed = _summary_claims(channel, text, refused, cycle.listed_ids, snapshot)
+            elif channel == "error" and not reported and "failed_call" not in payload:
+                # An error with no id field and no call is a summary too, judged by its shape
+                # whatever its text names, as a note is (red team 45, H2, H5; S1).
+                claimed |= _error_summary_claims(text, refused, cycle.listed_ids, snapshot)
             for named in sorted(claimed):
                 claims[named].append(entry.seq)
+        laboratory_messages = _laboratory_messages(cycle.entries)
         for entry in cycle.entries:
             # The importer's text elsewhere in the log (`_importer_text`): an exception is read
             # by the rule of a failure report — it may name the files it is about in the
             # refusal vocabulary — and a call's argument naming a refused file is a bare id or
             # name or a claim (`_other_text_claims`; pilot red team 43, A4, A10).
             text = _importer_text(entry, corpus_ids) if entry.kind != "diagnostics" else {}
-            for file_id in _other_text_claims(entry.kind, text, refused, snapshot):
+            for file_id in _other_text_claims(
+                entry.kind, text, refused, snapshot, laboratory_messages
+            ):
                 claims[file_id].append(entry.seq)
     if log.cycles:
         last = log.cycles[-1]

@@ -213,7 +213,7 @@ needed once. A file shown by a get counts in `source` like one shown by a listin
 
 
 def self_checks_markdown(checks: tuple[str, ...], probe: str) -> str:
-    """The §12 self-checks and faults as the evaluator judges them (call-import-evaluator/8)."""
+    """The §12 self-checks and faults as the evaluator judges them (call-import-evaluator/9)."""
     # Both id checks ask of each file concerned whether it is confirmed already: a read about
     # another id answers nothing (`evaluate/_selfchecks._read_confirmed`).
     read_about_ids = (
@@ -266,7 +266,7 @@ def self_checks_markdown(checks: tuple[str, ...], probe: str) -> str:
         "final_status_not_writable": (f"the refused final-status probe on `{probe}`", "—"),
     }
     rows = "\n".join(f"| `{name}` | {evidence[name][0]} | {evidence[name][1]} |" for name in checks)
-    return f"""<!-- begin: self-checks and faults (call-import-evaluator/8) -->
+    return f"""<!-- begin: self-checks and faults (call-import-evaluator/9) -->
 ## Self-checks and faults, as the evaluator checks them (rule 10)
 
 Report each check below every cycle on the `self_check` channel (`name`, `passed`, `detail`).

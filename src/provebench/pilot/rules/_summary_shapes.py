@@ -18,25 +18,35 @@ as said of every refused file its cycle showed (pilot §9: the agent's report is
   (`REQUIRED_SELF_CHECKS`); the detail empty or one of `SELF_CHECK_DETAILS`, a sentence whose
   `{n}` slots are ASCII numbers and whose `{zone}` slots are IANA zones of `tzdata`. A detail is
   the check's own account in counts; `passed` is what it says of the check.
-- `note`: the key `message`, every word of it (a run of ASCII letters, split at any other
-  character; a word with a character outside ASCII is none of them) an ASCII number or one of
-  `NOTE_WORDS`, a vocabulary of the importer's own progress with no predicate of a file, a row
-  or the register. A note is never a report: the contract says so.
+- `note`: the key `message`, every word of it (a run of letters and digits of any script) an
+  ASCII number or one of `NOTE_WORDS`, a vocabulary of the importer's own progress with no
+  predicate of a file, a row or the register, and between the words only blanks and punctuation
+  (`note_fits`). A note is never a report: the contract says so.
+- `error` naming no file and no call: one of `ERROR_SUMMARIES` (`error_summary_fits`), or rule
+  8's in-doubt words (`evaluate/_refusal_reports.says_in_doubt_only`).
+
+Since `call-import-evaluator/9` (pilot red team 45, S1, FF1) the shape applies whatever the text
+names — an id or a file's name fits none — and a text of its shape names no file; the counts of
+the sentences are checked against the log (`evaluate/_selfchecks.py`, H3); an exception class is
+a whole name of `EXCEPTION_CLASSES` or a built-in one (H6).
 """
 
 from __future__ import annotations
 
 import builtins
 import re
+import unicodedata
 from functools import cache
 
 from provebench._errors import ProvebenchError
 from provebench.pilot.rules._timerule import load_zone
 
 RECONCILIATION_NUMBER_KEYS: tuple[str, ...] = ("source", "imported", "failed", "already_known")
-RECONCILIATION_EXTRA_KEYS: tuple[str, ...] = (
-    "in_doubt", "carried_not_listed", "refused_new", "carried",
-)  # fmt: skip
+# Each checked against the log (rule 9, `_selfchecks._CycleJudge._numbers`). Pilot red team 45,
+# H8: `carried_not_listed` and `carried` (rows of the importer's journal, some never attempted,
+# so no count the log shows) were published and never checked — `+1000` passed; they are no
+# longer published.
+RECONCILIATION_EXTRA_KEYS: tuple[str, ...] = ("in_doubt", "refused_new")
 SELF_CHECK_KEYS: tuple[str, ...] = ("name", "passed", "detail")
 # The reference importer's details (`agents/_reference.py`) and the outside engineer's
 # (`examples/gdrive_importer`): a count is `{n}`, a zone `{zone}`.
@@ -68,46 +78,59 @@ SELF_CHECK_DETAILS: tuple[str, ...] = (
     # a check not done, reported `passed: false` (invariant 5: a self-check gap, no claim)
     "not checked",
 )
+# The reports on the `error` channel that name no file and no call and are no restatement of a
+# failure in doubt (`_timeline._error_summary_fits`): a published code and its detail (the
+# reference importer's and `examples/gdrive_importer`'s), `{n}` an ASCII number. Pilot red team
+# 45, H2: `error("cycle_summary", "all listed files imported successfully")` had no shape and
+# no reading.
+ERROR_SUMMARIES: tuple[tuple[str, str], ...] = (
+    ("listing_unstable", "new files after {n} passes"),
+    ("listing_unstable", "{n} passes"),
+)
 # Words of the importer's own progress: none says what became of a file, a row or the register.
+# Pilot red team 45, H9: "listed files: 100% of the listed files here; 0 of the files still
+# waiting" composed "every listed file is here, none still waiting" of the list's own words, a
+# claim; `here` and `still` (where a file is, that it is not yet done) are left out, and `%`
+# is no punctuation of a note (`_NOTE_MARKS`).
 NOTE_WORDS: tuple[str, ...] = (
-    "cycle", "cycles", "started", "starting", "ended", "ending", "still", "here", "plain",
+    "cycle", "cycles", "started", "starting", "ended", "ending", "plain",
     "importer", "version", "seconds", "waiting", "listing", "listed", "file", "files", "pages",
     "page", "passes", "of", "the", "a", "and", "at", "note",
 )  # fmt: skip
 
-# The words an importer's own exception class may be made of when its exception names a refused
-# file (pilot red team 44, H6: `InTheRegisterNow("<id>")` passed, its class read by the status
-# words): a failure and what failed, no outcome. Python's built-in exception classes fit too.
-EXCEPTION_CLASS_WORDS: tuple[str, ...] = (
-    "error", "exception", "failure", "failed", "fault", "refused", "refusal", "rejected",
-    "invalid", "corrupt", "corrupted", "bad", "file", "name", "value", "key", "type", "runtime",
-    "lookup", "not", "found", "missing", "permission", "denied", "api", "http", "timeout", "io",
-    "os", "unsupported", "empty", "duration", "mime", "size",
+# The exception classes an importer's own exception may have when it names a refused file: a
+# closed list of whole names, each a failure and what failed and no outcome, and Python's
+# built-in exception classes. Pilot red team 45, H6: a vocabulary of class words to compose from
+# (round 44) composed claims of its own words — `FileNotRefused("<R>")`, `RefusalFailed("<R>")`
+# passed (red team 43's lesson again: a closed set of words composes claims).
+EXCEPTION_CLASSES: tuple[str, ...] = (
+    "RefusedFileError", "InvalidFileError", "CorruptFileError", "UnsupportedMimeError",
+    "InvalidNameError", "FileRefusedError", "RefusalError", "ValidationError",
+    "InvalidDurationError", "InvalidSizeError", "EmptyFileError",
 )  # fmt: skip
 _BUILTIN_EXCEPTIONS = frozenset(
     name
     for name, value in vars(builtins).items()
     if isinstance(value, type) and issubclass(value, BaseException)
 )
-_CLASS_PARTS = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_CLASS_WORDS = frozenset(EXCEPTION_CLASS_WORDS)
+_CLASSES = frozenset(EXCEPTION_CLASSES)
 
 
 def exception_class_fits(name: object) -> bool:
-    """Whether an exception class name is a built-in one or, parted at case changes and at any
-    character but an ASCII letter or digit, wholly of `EXCEPTION_CLASS_WORDS`."""
-    if not isinstance(name, str) or not name.isascii():
-        return False
-    if name in _BUILTIN_EXCEPTIONS:
-        return True
-    words = [word.lower() for word in _CLASS_PARTS.split(name) if word]
-    return bool(words) and all(word in _CLASS_WORDS for word in words)
+    """Whether an exception class name is a built-in one or one of `EXCEPTION_CLASSES`, whole."""
+    return isinstance(name, str) and (name in _BUILTIN_EXCEPTIONS or name in _CLASSES)
 
 
 _SLOTS = {"n": r"(?P<n{}>[0-9]+)", "zone": r"(?P<zone{}>[A-Za-z0-9_+\-/]+)"}
 _SLOT = re.compile(r"\{(n|zone)\}")
 _NOTE_WORDS = frozenset(NOTE_WORDS)
-_NOTE_PARTS = re.compile(r"[^A-Za-z0-9]+")
+# A note's words are its runs of letters and digits (any script: a word of another script is
+# none of `NOTE_WORDS`); between them a blank or a punctuation mark of any script, which carries
+# no word (pilot red team 45, FF2: "cycle started \u2014 listing files" failed the run), save
+# `%`, `\u2030` and `\u2031`, which make a number a share of the files. A symbol (`=`, `+`,
+# `\u2705`) is no punctuation: it may say what a word says.
+_NOTE_WORD = re.compile(r"[^\W_]+")
+_NOTE_MARKS_OUT = frozenset("%\u2030\u2031")
 
 
 @cache
@@ -143,12 +166,35 @@ def self_check_detail_fits(detail: str) -> bool:
     return False
 
 
+def _note_mark(char: str) -> bool:
+    return char not in _NOTE_MARKS_OUT and (
+        char == "_" or char.isspace() or unicodedata.category(char).startswith("P")
+    )
+
+
 def note_fits(message: str) -> bool:
-    """Whether a note's every word is an ASCII number or one of `NOTE_WORDS`."""
-    if not message.isascii():
+    """Whether a note's every word is an ASCII number or one of `NOTE_WORDS` (as written, in any
+    case), and every other character a blank or a punctuation mark (`_note_mark`)."""
+    words = _NOTE_WORD.findall(message)
+    if not all(char.isascii() or not char.isalnum() for word in words for char in word):
         return False
-    return all(
-        word.isdigit() or word.lower() in _NOTE_WORDS for word in _NOTE_PARTS.split(message) if word
+    if not all(_note_mark(char) for char in _NOTE_WORD.sub("", message)):
+        return False
+    return all((word.isascii() and word.isdigit()) or word.lower() in _NOTE_WORDS for word in words)
+
+
+def error_summary_fits(text: dict[str, object]) -> bool:
+    """Whether an `error` entry's text (its fields but the channel and the gateway's `call`)
+    is one of `ERROR_SUMMARIES`."""
+    text = {k: v for k, v in text.items() if not (k == "call" and type(v) is int)}
+    code, detail = text.get("code"), text.get("detail", "")
+    return (
+        set(text) <= {"code", "detail"}
+        and isinstance(detail, str)
+        and any(
+            code == published and _compiled(sentence).fullmatch(detail) is not None
+            for published, sentence in ERROR_SUMMARIES
+        )
     )
 
 
@@ -184,12 +230,14 @@ def summary_fits(channel: str, text: dict[str, object], self_checks: tuple[str, 
 
 
 __all__ = [
-    "EXCEPTION_CLASS_WORDS",
+    "ERROR_SUMMARIES",
+    "EXCEPTION_CLASSES",
     "NOTE_WORDS",
     "RECONCILIATION_EXTRA_KEYS",
     "RECONCILIATION_NUMBER_KEYS",
     "SELF_CHECK_DETAILS",
     "SELF_CHECK_KEYS",
+    "error_summary_fits",
     "exception_class_fits",
     "note_fits",
     "self_check_detail_fits",

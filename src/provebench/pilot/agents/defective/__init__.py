@@ -139,10 +139,12 @@ from provebench.pilot.agents.defective._seam_attacks import (
     ReportsFilesFailedWithNoTextCode,
 )
 from provebench.pilot.agents.defective._summary_shape_attacks import (
+    ClaimsRefusedImportedInNoteNamingImportedFile,
     ClaimsRefusedImportedInNoteParaphrase,
     ClaimsRefusedImportedInReconciliationKey,
     ClaimsRefusedImportedInSelfCheckDetail,
     ReportsInDoubtAppendByIdsAsLanded,
+    ReportsInDoubtAppendWithBogusCall,
 )
 
 DEFECTIVE_IMPORTERS: tuple[type[CorrectImporter], ...] = (
@@ -190,6 +192,7 @@ __all__ = [
     "ClaimsRefusedImportedInException",
     "ClaimsRefusedImportedInIdField",
     "ClaimsRefusedImportedInLookAlikeDigits",
+    "ClaimsRefusedImportedInNoteNamingImportedFile",
     "ClaimsRefusedImportedInNoteParaphrase",
     "ClaimsRefusedImportedInOwnReport",
     "ClaimsRefusedImportedInOwnReportLookAlikeId",
@@ -253,6 +256,7 @@ __all__ = [
     "ReportsInDoubtAppendAsConfirmed",
     "ReportsInDoubtAppendAsLanded",
     "ReportsInDoubtAppendByIdsAsLanded",
+    "ReportsInDoubtAppendWithBogusCall",
     "ReportsOnlySuccessfulCycles",
     "ReportsRefusalsLate",
     "ReportsRetriedFailuresAsNotSaved",
