@@ -5,8 +5,9 @@ through the laboratory's tools (`pilot_tools.ToolContext`) is the next completio
 (`fake_openai.FakeModel`), one conversation per cycle.
 
 Given `read=PATH` arguments, the model first tries to read each path (the corpus's answer key,
-in the attack) and reports what it got on the diagnostics channel, as one note:
-`{"tried_to_read": {PATH: "read: …" | "could not read: ERROR"}}`.
+in the attack) and reports what it got on the diagnostics channel, as one note in the contract's
+published shape (rule 2: numbers and its listed words): `note C1 C2 …`, a code per path in the
+order given (`TRIED_CODES`: 0 read, 1 no such file, 2 refused, 3 any other error).
 
 Usage: PYTHON pilot_model_server_program.py [read=PATH …]
 (PYTHON: an interpreter that imports provebench; the folder of this file is the server's own
@@ -34,17 +35,23 @@ from provebench.pilot.agents import ReferenceImporter
 READ_PREFIX = "read="
 
 
-def _tried(paths: list[str]) -> dict[str, str]:
-    said = {}
+TRIED_CODES = {"FileNotFoundError": 1, "PermissionError": 2}
+OTHER_ERROR = 3
+
+
+def _tried(paths: list[str]) -> list[int]:
+    said = []
     for path in paths:
         try:
             target = Path(path)
             if target.is_dir():
-                said[path] = f"read: {sorted(p.name for p in target.iterdir())}"
+                sorted(target.iterdir())
             else:
-                said[path] = "read: " + target.read_text(encoding="utf-8")[:200]
+                target.read_bytes()
         except OSError as error:
-            said[path] = f"could not read: {type(error).__name__}"
+            said.append(TRIED_CODES.get(type(error).__name__, OTHER_ERROR))
+        else:
+            said.append(0)
     return said
 
 
@@ -54,7 +61,7 @@ def main() -> None:
 
     def cycle(call: ToolCall) -> str:
         if paths:
-            note = json.dumps({"tried_to_read": _tried(paths)})
+            note = " ".join(["note", *map(str, _tried(paths))])
             call("report", {"messages": [{"channel": "note", "message": note}]})
         ReferenceImporter().run_cycle(ToolContext(call, work))  # type: ignore[arg-type]
         call("finish_cycle", {})

@@ -11,7 +11,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -40,12 +39,25 @@ def model_cmd(server: Path, *reads: Path) -> str:
     return " ".join([sys.executable, str(server), *(f"read={path}" for path in reads)])
 
 
-def notes(run: Path) -> list[dict[str, Any]]:
+_SAID = {0: "read", 1: "could not read: FileNotFoundError", 2: "could not read: PermissionError"}
+
+
+def notes(run: Path, paths: tuple[Path, ...]) -> list[dict[str, str]]:
+    """What the model server's note of each cycle says of each path it tried to read, in the
+    order given (tests/helpers/pilot_model_server_program.py: `note C1 C2 …`, a note of the
+    contract's published shape, which the evaluator reads as no claim)."""
     found = []
     for line in (run / "diagnostics.jsonl").read_text(encoding="utf-8").splitlines():
         entry = json.loads(line)
-        if entry.get("channel") == "note" and entry["message"].startswith('{"tried_to_read"'):
-            found.append(json.loads(entry["message"])["tried_to_read"])
+        words = entry.get("message", "").split() if entry.get("channel") == "note" else []
+        if words[:1] == ["note"] and len(words) == len(paths) + 1:
+            codes = [int(word) for word in words[1:]]
+            found.append(
+                {
+                    str(p): _SAID.get(c, "could not read: OSError")
+                    for p, c in zip(paths, codes, strict=True)
+                }
+            )
     return found
 
 
@@ -82,7 +94,7 @@ def test_a_model_server_that_reads_the_corpus_beside_its_code_finds_it_hidden(
     command = model_cmd(server_dir / SERVER_MODULES[0], answer_key, corpus, run)
     result = pilot_run(corpus, run, "--agent", "openai:tiny", "--model-cmd", command)
     assert result.returncode == 0, result.stderr
-    tried = notes(run)
+    tried = notes(run, (answer_key, corpus, run))
     assert len(tried) == 4  # one each cycle
     for said in tried:
         assert said[str(answer_key)].startswith("could not read: "), said
