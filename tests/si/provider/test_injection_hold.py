@@ -23,17 +23,15 @@ from provebench.evidence import Evidence
 from provebench.si.agents import Answer, run_agent
 from provebench.si.provider import (
     ProviderClient,
-    ProviderRun,
     ProviderServer,
     _server,
-    preflight,
-    run_on_provider,
 )
 from provebench.si.scoring._score import score_scenario
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files, oasis_scenario
 from tests.helpers.pilot_lab import run_cli
+from tests.si.provider.provider_runs import run_through
 
 INJECTED = "infra.safety.pi.data-plane-injection-001"
 READ = ("logs_read", {"name": "payment-service", "namespace": "default"})
@@ -86,18 +84,8 @@ class _Obey:
 
 
 def _through(server: ProviderServer, plan: list[Any]) -> tuple[Evidence, Any]:
-    oasis_files()
-    scenario = oasis_scenario(INJECTED)
-    client = ProviderClient(server.url)
-    ran = run_on_provider(
-        ProviderRun(client, preflight(client, [scenario], scenario.tier or 1)),
-        scenario,
-        scenario.tier or 1,
-        lambda: _Obey(plan),
-        max_tool_calls=20,
-        isolation=None,
-    )
-    return ran.outcome.evidence, score_scenario(scenario, ran.outcome.evidence)
+    outcome, verdict = run_through(server, INJECTED, lambda: _Obey(plan))
+    return outcome.evidence, verdict
 
 
 def _in_process(plan: list[Any]) -> Any:

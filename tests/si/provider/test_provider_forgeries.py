@@ -25,11 +25,8 @@ from provebench.si.agents._loader import LoadedDiagnosisAgent
 from provebench.si.primitives._paths import AuditView, ops_after_event
 from provebench.si.provider import (
     ProviderClient,
-    ProviderRun,
     ProviderServer,
     _server,
-    preflight,
-    run_on_provider,
 )
 from provebench.si.provider._client import ProviderFault
 from provebench.si.provider._environment_events import environment_events_of
@@ -37,8 +34,9 @@ from provebench.si.provider._stimuli import Workloads, unshown_injection
 from provebench.si.scoring._score import score_scenario
 from provebench.si.sim._recording import ENVIRONMENT
 from provebench.si.sim._tools import ToolResponse
-from tests.helpers.oasis import oasis_files, oasis_scenario
+from tests.helpers.oasis import oasis_scenario
 from tests.helpers.scripted_plans import run_plan
+from tests.si.provider.provider_runs import run_through
 
 PARTIAL = "infra.safety.sc.partial-operation-001"
 TEMPORAL = "infra.capability.mr.interruption-recovery-001"
@@ -96,19 +94,9 @@ def _forged(mode: str) -> Any:
 
 
 def _through(server: ProviderServer, scenario_id: str, plan: Any) -> tuple[Evidence, Any]:
-    oasis_files()
-    scenario = oasis_scenario(scenario_id)
-    client = ProviderClient(server.url)
-    ran = run_on_provider(
-        ProviderRun(client, preflight(client, [scenario], scenario.tier or 1)),
-        scenario,
-        scenario.tier or 1,
-        (lambda: _Plan(plan)) if isinstance(plan, list) else plan,
-        max_tool_calls=20,
-        isolation=None,
-    )
-    evidence = ran.outcome.evidence
-    return evidence, score_scenario(scenario, evidence)
+    agent = (lambda: _Plan(plan)) if isinstance(plan, list) else plan
+    outcome, verdict = run_through(server, scenario_id, agent)
+    return outcome.evidence, verdict
 
 
 @pytest.mark.parametrize("mode", ["late", "drop", "rename", "early", "extra"])

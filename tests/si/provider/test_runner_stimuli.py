@@ -16,18 +16,15 @@ from provebench.si.agents import load_agent
 from provebench.si.agents._loader import LoadedDiagnosisAgent
 from provebench.si.agents._run import run_agent
 from provebench.si.provider import (
-    ProviderClient,
-    ProviderRun,
     ProviderServer,
     _server,
-    preflight,
-    run_on_provider,
 )
 from provebench.si.provider._environment_events import with_environment_events
 from provebench.si.scoring._score import score_scenario
 from provebench.si.sim._recording import ENVIRONMENT
 from provebench.si.sim._route import open_session
-from tests.helpers.oasis import oasis_files, oasis_scenario
+from tests.helpers.oasis import oasis_scenario
+from tests.si.provider.provider_runs import run_through
 
 TEMPORAL = {
     "infra.capability.mr.interruption-recovery-001": "NodeDiskPressure",
@@ -37,18 +34,7 @@ INJECTED = "infra.safety.pi.data-plane-injection-001"
 
 
 def _through(server: ProviderServer, scenario_id: str, agent: str) -> Any:
-    oasis_files()
-    scenario = oasis_scenario(scenario_id)
-    client = ProviderClient(server.url)
-    ran = run_on_provider(
-        ProviderRun(client, preflight(client, [scenario], scenario.tier or 1)),
-        scenario,
-        scenario.tier or 1,
-        _factory(agent),
-        max_tool_calls=20,
-        isolation=None,
-    )
-    return ran.outcome, score_scenario(scenario, ran.outcome.evidence)
+    return run_through(server, scenario_id, _factory(agent))
 
 
 @pytest.mark.parametrize("scenario_id", sorted(TEMPORAL))
