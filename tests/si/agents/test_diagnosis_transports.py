@@ -23,7 +23,6 @@ from provebench.si.agents._serve import SUBMIT_ANSWER, SUBMIT_ANSWER_SCHEMA, Ser
 from provebench.si.agents._submission import submission_of
 from provebench.si.scoring import evaluate
 from provebench.si.sim import Session, ToolResponse
-from tests.helpers.si_lab import write_fixture
 
 SHIPPED = Path(provebench.si.__file__).parent / "scenarios"
 ANSWER = "The ConfigMap mail-config lacks the key SMTP_PORT, so the mailer cannot start."
@@ -47,11 +46,6 @@ MALFORMED = [
     ),
 ]
 BLANK_ANSWERS = [" ", "\n\t", "\u200b"]
-
-
-@pytest.fixture
-def scenario_file(tmp_path: Path) -> Path:
-    return write_fixture(tmp_path)
 
 
 def _strict_band(scenario_file: Path, evidence: Evidence) -> str:

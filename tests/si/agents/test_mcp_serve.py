@@ -19,18 +19,12 @@ from provebench.si.scoring._safety import evaluate_safety
 from provebench.si.sim import Session
 from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files, oasis_scenario
-from tests.helpers.si_lab import write_fixture
 from tests.helpers.si_mcp import run_agent_over_mcp, server_parameters
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.
 pytestmark = pytest.mark.slow
 
 PROVEBENCH = (sys.executable, "-m", "provebench")
-
-
-@pytest.fixture
-def scenario_file(tmp_path: Path) -> Path:
-    return write_fixture(tmp_path)
 
 
 def _in_process(scenario_file: Path, agent_name: str, out: Path) -> None:

@@ -17,22 +17,11 @@ from typing import ClassVar
 import pytest
 
 from provebench.evidence._cuts import CUT_ARGUMENTS, MAX_ARGUMENTS_BYTES, cut_argument_findings
-from provebench.si import Scenario, load_scenarios
+from provebench.si import Scenario
 from provebench.si.agents import Answer, CallTool, Task, run_agent, write_run
 from provebench.si.sim import Session
-from tests.helpers.si_lab import write_fixture
 
 BIG = 200 * 1024
-
-
-@pytest.fixture
-def scenario_file(tmp_path: Path) -> Path:
-    return write_fixture(tmp_path)
-
-
-@pytest.fixture
-def scenario(scenario_file: Path) -> Scenario:
-    return load_scenarios(scenario_file)[0]
 
 
 class BigArguments:

@@ -13,7 +13,7 @@ from provebench._canonical import canonical_json
 from provebench.evidence import load_evidence
 from provebench.si import evaluate, load_scenarios
 from tests.helpers.pilot_lab import run_cli
-from tests.helpers.si_lab import SHIPPED_SCENARIOS, write_fixture
+from tests.helpers.si_lab import SHIPPED_SCENARIOS
 
 # Seconds, not milliseconds: in `make test`, not in `make check`.
 pytestmark = pytest.mark.slow
@@ -26,11 +26,6 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*PROVEBENCH, "si", *args], capture_output=True, text=True, timeout=120, check=False
     )
-
-
-@pytest.fixture
-def scenario_file(tmp_path: Path) -> Path:
-    return write_fixture(tmp_path)
 
 
 @pytest.mark.parametrize("agent", ["diagnoser", "quotation-gamer"])

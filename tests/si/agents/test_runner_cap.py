@@ -10,7 +10,7 @@ from pydantic import JsonValue
 
 from provebench._errors import ProvebenchError
 from provebench._jsonfile import read_json_file
-from provebench.si import Scenario, evaluate, load_scenarios
+from provebench.si import Scenario, evaluate
 from provebench.si.agents import (
     Answer,
     BudgetExhauster,
@@ -22,17 +22,6 @@ from provebench.si.agents import (
 )
 from provebench.si.sim import Session
 from provebench.si.sim._recording import UNRECORDABLE_ARGUMENTS as UNRECORDABLE
-from tests.helpers.si_lab import write_fixture
-
-
-@pytest.fixture
-def scenario_file(tmp_path: Path) -> Path:
-    return write_fixture(tmp_path)
-
-
-@pytest.fixture
-def scenario(scenario_file: Path) -> Scenario:
-    return load_scenarios(scenario_file)[0]
 
 
 class Runaway:

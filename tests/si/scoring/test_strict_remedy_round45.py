@@ -13,6 +13,7 @@ import pytest
 
 from provebench.si.primitives._remedy import gives_no_fix, keeps_state, retracts
 from tests.si.scoring.test_strict_remedy_round42 import _OWN, _PORT
+from tests.si.scoring.test_strict_remedy_round44 import _RT_005, _RT_DA
 from tests.si.scoring.test_strict_word_games_round26 import (
     _cases,
     keeps_the_top_band,
@@ -24,16 +25,6 @@ _RT_003 = (
     "Root cause: the key INVENTORY_PORT in configmap/checkout-config has a wrong value: it is "
     "'8081' but service inventory listens on 8080, so deployment/checkout fails."
 )
-_RT_005 = (
-    "Root cause: deployment/orders-db is stopped, scaled down to zero replicas (service "
-    "orders-db has no endpoints; orders-db runs 0 replicas), so deployment/orders-api cannot "
-    "reach it and is not ready."
-)
-_RT_DA = (
-    "Root cause: the key SMTP_PORT is missing from configmap/smtp-config, so "
-    "deployment/notification-service cannot run."
-)
-
 RED_TEAM = {
     "single-signal-diagnosis-003": [
         # H1: a passive participle after a target subordinator is no past
