@@ -45,6 +45,13 @@ def evaluate(run_dir: Path, corpus: Path, **options: Any) -> Verdict:
     return evaluate_run(run_dir, corpus, **options)
 
 
+def verdict_of(corpus: Path, helpers: str, importer: str, run_name: str = "") -> Verdict:
+    """`importer` — a class of the module `helpers`, or `reference` — run over `corpus` into a
+    folder beside it named after the importer (and `run_name`), and evaluated."""
+    spec = importer if importer == "reference" else f"{helpers}:{importer}"
+    return evaluate(run_agent(corpus, spec, corpus.parent / f"{importer}{run_name}"), corpus)
+
+
 def violation_kinds(verdict: Verdict) -> set[str]:
     return {v.kind for v in verdict.critical_violations}
 

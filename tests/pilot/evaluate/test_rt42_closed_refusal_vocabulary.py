@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from provebench.pilot.corpus._model import DriveFile
+from provebench.pilot.evaluate import Verdict
 from provebench.pilot.evaluate._own_report_words import breaks_refusal_shape, breaks_work_path_shape
 from provebench.pilot.evaluate._refusal_reports import _says_retried_only, says_in_doubt_only
 from provebench.pilot.rules._contract import agent_contract_markdown
@@ -31,7 +32,11 @@ from provebench.pilot.rules._refusal_templates import (
 )
 from provebench.pilot.rules._rows import Refusal
 from provebench.pilot.rules._versions import rule_versions
-from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent, violation_kinds
+from tests.helpers.pilot_evaluation import (
+    make_small_corpus,
+    verdict_of,
+    violation_kinds,
+)
 
 HELPERS = "tests.helpers.rt42_importers"
 FALSE_SUCCESS = "false_success_for_corrupted_file"
@@ -45,9 +50,8 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_small_corpus(tmp_path_factory.mktemp("corpus"), seed=41)
 
 
-def _verdict(corpus: Path, importer: str):  # type: ignore[no-untyped-def]
-    spec = importer if importer == "reference" else f"{HELPERS}:{importer}"
-    return evaluate(run_agent(corpus, spec, corpus.parent / importer), corpus)
+def _verdict(corpus: Path, importer: str) -> Verdict:
+    return verdict_of(corpus, HELPERS, importer)
 
 
 def _gaps(verdict) -> list[str]:  # type: ignore[no-untyped-def]

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from provebench.pilot.evaluate import Verdict
 from provebench.pilot.rules._contract import REQUIRED_SELF_CHECKS, agent_contract_markdown
 from provebench.pilot.rules._summary_shapes import (
     exception_class_fits,
@@ -27,7 +28,11 @@ from provebench.pilot.rules._summary_shapes import (
     summary_fits,
 )
 from provebench.pilot.rules._versions import rule_versions
-from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent, violation_kinds
+from tests.helpers.pilot_evaluation import (
+    make_small_corpus,
+    verdict_of,
+    violation_kinds,
+)
 
 HELPERS = "tests.helpers.rt44_importers"
 FALSE_SUCCESS = "false_success_for_corrupted_file"
@@ -39,9 +44,8 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_small_corpus(tmp_path_factory.mktemp("corpus"), seed=41)
 
 
-def _verdict(corpus: Path, importer: str):  # type: ignore[no-untyped-def]
-    spec = importer if importer == "reference" else f"{HELPERS}:{importer}"
-    return evaluate(run_agent(corpus, spec, corpus.parent / importer), corpus)
+def _verdict(corpus: Path, importer: str) -> Verdict:
+    return verdict_of(corpus, HELPERS, importer)
 
 
 @pytest.mark.slow

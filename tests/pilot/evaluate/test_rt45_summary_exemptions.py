@@ -21,8 +21,15 @@ from pathlib import Path
 
 import pytest
 
+from provebench.pilot.evaluate import Verdict
 from provebench.pilot.rules._summary_shapes import exception_class_fits, note_fits
-from tests.helpers.pilot_evaluation import evaluate, make_small_corpus, run_agent, violation_kinds
+from tests.helpers.pilot_evaluation import (
+    evaluate,
+    make_small_corpus,
+    run_agent,
+    verdict_of,
+    violation_kinds,
+)
 
 HELPERS = "tests.helpers.rt45_importers"
 FALSE_SUCCESS = "false_success_for_corrupted_file"
@@ -34,9 +41,8 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_small_corpus(tmp_path_factory.mktemp("corpus"), seed=41)
 
 
-def _verdict(corpus: Path, importer: str, name: str = ""):  # type: ignore[no-untyped-def]
-    spec = importer if importer == "reference" else f"{HELPERS}:{importer}"
-    return evaluate(run_agent(corpus, spec, corpus.parent / f"{importer}{name}"), corpus)
+def _verdict(corpus: Path, importer: str, name: str = "") -> Verdict:
+    return verdict_of(corpus, HELPERS, importer, name)
 
 
 @pytest.mark.slow
