@@ -72,33 +72,35 @@ def test_a_failed_file_report_about_an_admissible_file_is_a_gap() -> None:
 
 
 # -- H4: a success claim is read from every field and word of a non-failure entry ----------------
+# (claimed, unshaped): whether the entry is a claim of a refused file, and whether it is a summary
+# of no published shape (a gap of its own since call-import-evaluator/10; pilot red team 45, FF3).
 @pytest.mark.parametrize(
-    ("message", "claimed"),
+    ("message", "claimed", "unshaped"),
     [
-        ({"channel": "note", "message": "x-1 processed successfully, status imported"}, True),
-        ({"channel": "self_check", "name": "corrupted_file", "passed": True, "detail": "x-1 OK"},
+        ({"channel": "note", "message": "x-1 processed successfully, status imported"}, True,
          True),
+        ({"channel": "self_check", "name": "corrupted_file", "passed": True, "detail": "x-1 OK"},
+         True, True),
         ({"channel": "reconciliation", "source": 1, "imported": 1, "failed": 0,
-          "already_known": 0, "extra": {"x-1": 0}}, True),
-        ({"channel": "note", "message": "odd:id imported"}, True),  # an id outside the alphabet
+          "already_known": 0, "extra": {"x-1": 0}}, True, True),
+        ({"channel": "note", "message": "odd:id imported"}, True, True),  # outside the alphabet
         # Not whole words, so it names no file; but since call-import-evaluator/8 a note naming
-        # no file holds only the neutral vocabulary, or it is said of every refused file its
-        # cycle showed (pilot red team 44, H3): "x", "ax" are none of it.
-        ({"channel": "note", "message": "x-12 and ax-1 listed"}, True),
-        ({"channel": "note", "message": "12 files listed"}, False),
-        # Pilot red team 43, A6: a note naming no corpus file that holds a status word is said
-        # of every refused file its cycle showed (x-1).
-        ({"channel": "note", "message": "x-12 and ax-1 imported"}, True),
+        # no file holds only the neutral vocabulary (pilot red team 44, H3): "x", "ax" are none
+        # of it. Since /10 that is a summary of no published shape, not a claim of x-1.
+        ({"channel": "note", "message": "x-12 and ax-1 listed"}, False, True),
+        ({"channel": "note", "message": "12 files listed"}, False, False),
+        # Pilot red team 43, A6: a note naming no corpus file that holds a status word.
+        ({"channel": "note", "message": "x-12 and ax-1 imported"}, False, True),
         ({"channel": "failed_file", "file_id": "x-1", "reason_code": "corrupted_empty_file",
-          "detail": "x-1 refused"}, False),
+          "detail": "x-1 refused"}, False, False),
         # A code outside the refusal vocabulary would be a claim (agent contract rule 2,
         # call-import-evaluator/6; pilot red team 42): "x" is no word of it.
         ({"channel": "error", "code": "transient_error", "detail": "x-1 failed",
-          "file_ids": ["x-1"]}, False),
+          "file_ids": ["x-1"]}, False, False),
     ],
 )  # fmt: skip
 def test_a_refused_file_named_on_a_non_failure_channel_is_a_success_claim(
-    message: dict[str, Any], claimed: bool
+    message: dict[str, Any], claimed: bool, unshaped: bool
 ) -> None:
     log = read_log(_log([_page("a", "x-1"), ("diagnostics", message)]))
     snapshot = SimpleNamespace(
@@ -110,6 +112,7 @@ def test_a_refused_file_named_on_a_non_failure_channel_is_a_success_claim(
     )
     timeline = build_timeline(snapshot, log)  # type: ignore[arg-type]
     assert ("x-1" in timeline.claims or "odd:id" in timeline.claims) is claimed
+    assert [cycle for cycle, _ in timeline.unshaped_summaries] == ([1] if unshaped else [])
 
 
 # -- F3: only a refused final-status write on the probe is the §12 probe --------------------------

@@ -251,7 +251,9 @@ def test_a_false_success_claim_in_disguise_fails_the_run(corpus: Path, agent: st
 def test_false_failure_reports_with_split_ids_are_gaps(corpus: Path) -> None:
     verdict = _judged(corpus, "ReportsImportedAsFailedSplitByControl")
     problems = {gap.problem for gap in verdict.refusal_report_gaps}
-    assert problems == {"not_refused", "names_no_file"}
+    # The error naming no file ("the files of this append failed") is a summary of no
+    # published shape too (call-import-evaluator/10).
+    assert problems == {"not_refused", "names_no_file", "summary_of_no_published_shape"}
     assert verdict.laboratory_pass is False
 
 

@@ -36,6 +36,9 @@ from tests.helpers.pilot_evaluation import (
 
 HELPERS = "tests.helpers.rt44_importers"
 FALSE_SUCCESS = "false_success_for_corrupted_file"
+UNSHAPED = "summary_of_no_published_shape"
+# Importers whose false text is an exception, not a summary: a claim of the files it names.
+EXCEPTIONS = {"A20ExceptionClassParaphrase"}
 
 
 @pytest.fixture(scope="module")
@@ -62,10 +65,16 @@ def _verdict(corpus: Path, importer: str) -> Verdict:
         "A20ExceptionClassParaphrase",  # H6
     ],
 )
-def test_a_summary_of_no_published_shape_is_a_claim(corpus: Path, importer: str) -> None:
+def test_a_summary_of_no_published_shape_fails_the_gate(corpus: Path, importer: str) -> None:
+    """By its own name since call-import-evaluator/10 (pilot red team 45, FF3): a summary that
+    names no refused file is no claim of any, and an exception still is."""
     verdict = _verdict(corpus, importer)
-    assert FALSE_SUCCESS in violation_kinds(verdict)
+    if importer in EXCEPTIONS:
+        assert FALSE_SUCCESS in violation_kinds(verdict)
+    else:
+        assert UNSHAPED in [gap.problem for gap in verdict.refusal_report_gaps]
     assert verdict.laboratory_pass is False
+    assert verdict.escrow is None or verdict.escrow.released_total == 0
 
 
 @pytest.mark.slow

@@ -33,6 +33,9 @@ from tests.helpers.pilot_evaluation import (
 
 HELPERS = "tests.helpers.rt45_importers"
 FALSE_SUCCESS = "false_success_for_corrupted_file"
+UNSHAPED = "summary_of_no_published_shape"
+# Importers whose false text is an exception, not a summary: a claim of the files it names.
+EXCEPTIONS = {"B7ExceptionFileNotRefused", "B8OwnClassNamedLabError"}
 
 
 @pytest.fixture(scope="module")
@@ -62,8 +65,13 @@ def _verdict(corpus: Path, importer: str, name: str = "") -> Verdict:
 )
 def test_a_summary_naming_a_file_is_judged_by_its_shape(corpus: Path, importer: str) -> None:
     verdict = _verdict(corpus, importer)
-    assert FALSE_SUCCESS in violation_kinds(verdict)
+    if importer in EXCEPTIONS:
+        assert FALSE_SUCCESS in violation_kinds(verdict)
+    else:
+        # Its own gap since call-import-evaluator/10 (pilot red team 45, FF3).
+        assert UNSHAPED in [gap.problem for gap in verdict.refusal_report_gaps]
     assert verdict.laboratory_pass is False
+    assert verdict.escrow is None or verdict.escrow.released_total == 0
 
 
 @pytest.mark.slow
@@ -154,7 +162,8 @@ def test_a_false_refused_new_is_a_false_reconciliation(corpus: Path) -> None:
 @pytest.mark.slow
 def test_an_unpublished_reconciliation_key_is_a_claim(corpus: Path) -> None:
     verdict = _verdict(corpus, "B12bReconCarriedKey")
-    assert FALSE_SUCCESS in violation_kinds(verdict)
+    assert UNSHAPED in [gap.problem for gap in verdict.refusal_report_gaps]
+    assert verdict.laboratory_pass is False
 
 
 @pytest.mark.slow
@@ -168,3 +177,21 @@ def test_a_published_sentence_with_false_counts_is_a_false_self_check(
     verdict = _verdict(corpus, importer)
     assert "false_self_check_claim" in violation_kinds(verdict)
     assert verdict.laboratory_pass is False
+
+
+@pytest.mark.slow
+def test_a_natural_note_is_one_gap_of_its_cycle_not_a_claim_of_every_refused_file(
+    corpus: Path,
+) -> None:
+    """Pilot red team 45, FF3: an honest note in other words, in a cycle that showed refused
+    files, was counted as a false success claim of each of them (17 critical violations of §7
+    the importer never made). Since call-import-evaluator/10 it fails the gate by its own name,
+    once per cycle that showed a refused file, and is kept from the escrow."""
+    verdict = _verdict(corpus, "NaturalNote")
+    assert violation_kinds(verdict) == set()
+    unshaped = [gap for gap in verdict.refusal_report_gaps if gap.problem == UNSHAPED]
+    assert unshaped and len(unshaped) == len({gap.cycle for gap in unshaped})
+    assert all(gap.file_id == "" and gap.reported_reason_code == "note" for gap in unshaped)
+    assert [gap for gap in verdict.refusal_report_gaps if gap.problem != UNSHAPED] == []
+    assert verdict.laboratory_pass is False
+    assert verdict.escrow is None or verdict.escrow.released_total == 0

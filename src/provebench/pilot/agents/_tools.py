@@ -109,8 +109,8 @@ TOOLS: Final[tuple[PilotTool, ...]] = (
         "self_check (name, passed, detail) or note (message). Recorded, never taken as fact. "
         "Text that names no file keeps the published shapes of the contract's rule 2 (a note: "
         "numbers and its listed words only; a self_check detail: one of its sentences or empty): "
-        "one in other words, in a cycle that showed a refused file, is read as saying that "
-        "every refused file of the cycle was imported.",
+        "one in other words, in a cycle that showed a refused file, fails the run "
+        "(summary_of_no_published_shape).",
         _object(
             {
                 "messages": {

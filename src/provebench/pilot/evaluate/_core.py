@@ -40,7 +40,10 @@ from provebench.pilot.evaluate._inputs import RunInputs, read_run
 from provebench.pilot.evaluate._log import OUTSIDE_CYCLE, check_register, read_log
 from provebench.pilot.evaluate._metrics import compute_metrics
 from provebench.pilot.evaluate._reconcile import reconcile
-from provebench.pilot.evaluate._refusal_reports import refusal_report_gaps
+from provebench.pilot.evaluate._refusal_reports import (
+    refusal_report_gaps,
+    unshaped_summary_gaps,
+)
 from provebench.pilot.evaluate._rules import (
     EVALUATOR_VERSION,
     VERDICT_FORMAT,
@@ -214,6 +217,11 @@ def evaluate_run(
     refusals, probes = refusal_violations(log, set(snapshot.first_cycle))
     refusal_gaps = refusal_report_gaps(
         log, snapshot.refusal_reasons, frozenset(snapshot.expected), snapshot.served_names
+    )
+    # In cycle order, each cycle's summaries of no published shape after its report gaps.
+    refusal_gaps = sorted(
+        [*refusal_gaps, *unshaped_summary_gaps(timeline.unshaped_summaries)],
+        key=lambda gap: gap.cycle,
     )
     false_claims, self_check_gaps, self_checks = self_check_findings(
         log, snapshot.non_admissible, frozenset(probe.cycle for probe in probes)

@@ -180,6 +180,15 @@ def explain(verdict: Verdict, console: Console) -> None:
                 )
             )
             continue
+        if refusal.problem == "summary_of_no_published_shape":
+            console.print(
+                _line(
+                    f"contract rule 2: a {refusal.reported_reason_code} entry (cycle "
+                    f"{refusal.cycle}, which showed a refused file) is of no published shape"
+                    + (f" [log seq {seqs}]" if seqs else "")
+                )
+            )
+            continue
         said = (
             "never reported on failed_file"
             if refusal.reported_reason_code is None and refusal.problem == "unreported"

@@ -25,14 +25,14 @@ from escrow (`_gate.py`).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
-from typing import Literal
+from collections.abc import Collection, Iterable, Mapping
 
+from provebench.ledger import LedgerEntry
 from provebench.pilot.evaluate._claims import NamedFiles, fold
 from provebench.pilot.evaluate._log import IMPORTER_FILE_ID_INDEX, CycleLog, LogFacts, ref
 from provebench.pilot.evaluate._requests import request_key
 from provebench.pilot.evaluate._rules import CALL_KINDS, LABORATORY_FAILURE_CODES
-from provebench.pilot.evaluate._verdict import LogRef, RefusalReportGap
+from provebench.pilot.evaluate._verdict import LogRef, RefusalReportGap, RefusalReportProblem
 from provebench.pilot.rules._report_vocabulary import (
     CALL_KIND_WORDS,
     ERROR_CODE_WORDS,
@@ -631,10 +631,25 @@ def _files_asked(payload: Mapping[str, object]) -> set[str]:
     return carried
 
 
+def unshaped_summary_gaps(
+    unshaped: Iterable[tuple[int, LedgerEntry]],
+) -> list[RefusalReportGap]:
+    """One `summary_of_no_published_shape` gap per summary of no published shape in a cycle
+    that showed a refused file (`_timeline._summary_claims`): what it says is not read, and it
+    is no report of the refused files (contract rule 2), so it is named as what it is — not as
+    a false success claim of each of them (pilot red team 45, FF3)."""
+    gaps = []
+    for cycle, entry in unshaped:
+        channel = entry.payload.get("channel")
+        said = channel if isinstance(channel, str) else None
+        gaps.append(_gap(cycle, "", "summary_of_no_published_shape", "", said, [ref(entry)]))
+    return gaps
+
+
 def _gap(
     cycle: int,
     file_id: str,
-    problem: Literal["unreported", "late", "wrong_reason_code", "not_refused", "names_no_file"],
+    problem: RefusalReportProblem,
     expected: str,
     reported: str | None,
     evidence: list[LogRef],
@@ -649,4 +664,4 @@ def _gap(
     )
 
 
-__all__ = ["refusal_report_gaps", "says_in_doubt_only"]
+__all__ = ["refusal_report_gaps", "says_in_doubt_only", "unshaped_summary_gaps"]

@@ -34,7 +34,7 @@ from provebench.pilot.rules._contract import SELF_CHECK_PROBE_FILE_ID
 # self_check, reconciliation), an in-doubt append named by its rows judged as one named by its
 # call, an exception class naming a refused file of a published shape, and only a template's
 # slot text naming another file (agent contract rules 2 and 8; pilot red team 44).
-EVALUATOR_VERSION = "call-import-evaluator/9"
+EVALUATOR_VERSION = "call-import-evaluator/10"
 VERDICT_FORMAT = "provebench.pilot.verdict/2"
 
 # Pilot §7 "within the established number of cycles": a file that first appears in cycle c is

@@ -52,6 +52,9 @@ class Timeline:
     # claim, `_claims.py`)
     claims: dict[str, list[int]]
     last_row: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
+    # (cycle, entry) of each summary of no published shape in a cycle that showed a refused
+    # file (`_summary_claims`): a reporting gap of contract rule 2, not a claim of any file.
+    unshaped_summaries: list[tuple[int, LedgerEntry]] = field(default_factory=list)
 
     def first_confirmed(self, file_id: str) -> int | None:
         cycles = self.confirmed_cycles.get(file_id)
@@ -260,16 +263,12 @@ def _work_name_claims(
 _SUMMARY_CHANNELS = frozenset(("note", "self_check", "reconciliation"))
 
 
-def _summary_claims(
-    channel: str,
-    text: dict[str, object],
-    refused: NamedFiles,
-    shown: Iterable[str],
-    snapshot: Snapshot,
-) -> set[str]:
-    """The refused files an entry of `_SUMMARY_CHANNELS` claims: none where its text is of its
-    published shape (`rules/_summary_shapes.summary_fits`), else every refused file shown in its
-    cycle and every refused file it names. Pilot red team 43, A6: `note("all listed recordings
+def _summary_claims(channel: str, text: dict[str, object], refused: NamedFiles) -> set[str] | None:
+    """What an entry of `_SUMMARY_CHANNELS` says of refused files: None where its text is of
+    its published shape (`rules/_summary_shapes.summary_fits`) — then it names nothing, and
+    says nothing of any file — else the refused files it names, each a claim (a summary is no
+    report of a failure: that is `failed_file`'s), and the caller records the entry itself as
+    a summary of no published shape. Pilot red team 43, A6: `note("all listed recordings
     imported successfully, 0 refused")` every cycle passed; round 43 read only notes, and by the
     status-word deny-list, so pilot red team 44 kept laboratory_pass and, in a sealed fresh
     control, the whole escrow with a `self_check` detail "all refused files imported
@@ -286,24 +285,30 @@ def _summary_claims(
     whole escrow of a sealed fresh control): no id or name is of any shape. And a text of its
     shape names nothing (red team 45, FF1): its slots are digits and tzdata zones and its words
     the published ones, so a refused file named `Europe_Berlin` or `next_page_token` is not
-    named by "11 rows shown in Europe/Berlin" — the reference importer failed such a corpus."""
+    named by "11 rows shown in Europe/Berlin" — the reference importer failed such a corpus.
+
+    What a text of no shape says is not read (that is the point of a closed shape): until
+    evaluator/10 it was counted as a false success claim of every refused file its cycle
+    showed, so one honest note in natural words ("skipped one unreadable file") read as 17
+    critical violations of §7 that the importer never made (pilot red team 45, FF3). It now
+    fails the gate by its own name, `summary_of_no_published_shape`, once, dated to its cycle
+    and kept from the escrow like every gate finding (`_gate.py`)."""
     if summary_fits(channel, text, REQUIRED_SELF_CHECKS):
-        return set()
-    return {f for f in shown if f in snapshot.non_admissible} | set(refused.named(text))
+        return None
+    return set(refused.named(text))
 
 
-def _error_summary_claims(
-    text: dict[str, object], refused: NamedFiles, shown: Iterable[str], snapshot: Snapshot
-) -> set[str]:
-    """The refused files an `error` entry that names no file and no call claims: none where
-    its text is a published code and detail (`rules/_summary_shapes.ERROR_SUMMARIES`) or of the
-    closed shape of a failure in doubt (rule 8's `UNSETTLED_REPORT_WORDS` and numbers, no
-    predicate: `_refusal_reports.says_in_doubt_only`), else every refused file shown in its
-    cycle. Pilot red team 45, H2: `error("cycle_summary", "all listed files imported
-    successfully")` named no file and no call, held no failure word, and was read by nothing;
-    H5: beside the honest in-doubt report, "http 500 sheets append error; tried again; the rows
-    went in" passed the deny-list of retry words. Whether such a report accounts for a failure
-    is `_refusal_reports`'s judging; here, only that it says no outcome."""
+def _error_summary_claims(text: dict[str, object], refused: NamedFiles) -> set[str] | None:
+    """What an `error` entry that names no file and no call says of refused files, as
+    `_summary_claims` for a summary: None where its text is a published code and detail
+    (`rules/_summary_shapes.ERROR_SUMMARIES`) or of the closed shape of a failure in doubt
+    (rule 8's `UNSETTLED_REPORT_WORDS` and numbers, no predicate:
+    `_refusal_reports.says_in_doubt_only`), else the refused files it names. Pilot red team 45,
+    H2: `error("cycle_summary", "all listed files imported successfully")` named no file and no
+    call, held no failure word, and was read by nothing; H5: beside the honest in-doubt report,
+    "http 500 sheets append error; tried again; the rows went in" passed the deny-list of retry
+    words. Whether such a report accounts for a failure is `_refusal_reports`'s judging; here,
+    only that it says no outcome."""
     code, detail = text.get("code"), text.get("detail", "")
     if error_summary_fits(text) or (
         set(text) <= {"code", "detail", "call"}
@@ -311,8 +316,8 @@ def _error_summary_claims(
         and isinstance(detail, str)
         and says_in_doubt_only(code, detail)
     ):
-        return set()
-    return {f for f in shown if f in snapshot.non_admissible} | set(refused.named(text))
+        return None
+    return set(refused.named(text))
 
 
 # An `agent_error`'s field holding the importer's message (the other, `type`, is the class).
@@ -433,9 +438,11 @@ def build_timeline(snapshot: Snapshot, log: LogFacts, work_names: Iterable[str] 
     corpus_ids = frozenset(snapshot.first_cycle) | snapshot.non_admissible
     # Every file of the corpus, by id and by name: what else a failure entry names (A13).
     corpus = NamedFiles(corpus_ids, corpus_ids, names)
+    unshaped: list[tuple[int, LedgerEntry]] = []
     for cycle in log.cycles:
         confirmed = cycle.confirmed_rows()
         rows_by_cycle[cycle.cycle] = confirmed
+        shows_refused = not snapshot.non_admissible.isdisjoint(cycle.listed_ids)
         for row, _ in confirmed:
             file_id = row[FILE_ID_INDEX]
             confirmed_count[file_id] += 1
@@ -486,13 +493,20 @@ def build_timeline(snapshot: Snapshot, log: LogFacts, work_names: Iterable[str] 
                 # of an imported file> is corrupted" added to each refusal report — every word
                 # of a grammar name a listed one — invented failures no reading saw.
                 claimed |= refused_reported
+            # A summary of no published shape (`_summary_claims`) is a gap of its own; the
+            # refused files it names are claims.
+            said: set[str] | None = None
             if isinstance(channel, str) and channel in _SUMMARY_CHANNELS:
-                # Judged by its shape alone, whatever it names (`_summary_claims`).
-                claimed = _summary_claims(channel, text, refused, cycle.listed_ids, snapshot)
+                # Judged by its shape alone, whatever it names: a shaped one names nothing.
+                said = _summary_claims(channel, text, refused)
+                claimed = said or set()
             elif channel == "error" and not reported and "failed_call" not in payload:
                 # An error with no id field and no call is a summary too, judged by its shape
                 # whatever its text names, as a note is (red team 45, H2, H5; S1).
-                claimed |= _error_summary_claims(text, refused, cycle.listed_ids, snapshot)
+                said = _error_summary_claims(text, refused)
+                claimed |= said or set()
+            if said is not None and shows_refused:
+                unshaped.append((cycle.cycle, entry))
             for named in sorted(claimed):
                 claims[named].append(entry.seq)
         laboratory_messages = _laboratory_messages(cycle.entries)
@@ -523,6 +537,7 @@ def build_timeline(snapshot: Snapshot, log: LogFacts, work_names: Iterable[str] 
         first_attempt_acknowledged=first_ack,
         claims=dict(claims),
         last_row=last_row,
+        unshaped_summaries=unshaped,
     )
 
 

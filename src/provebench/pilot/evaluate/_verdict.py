@@ -257,18 +257,31 @@ class FaultAccount(BaseModel):
     faults: list[ScheduledFault]
 
 
+RefusalReportProblem = Literal[
+    "unreported",
+    "late",
+    "wrong_reason_code",
+    "not_refused",
+    "names_no_file",
+    "summary_of_no_published_shape",
+]
+
+
 class RefusalReportGap(BaseModel):
     """A refused file the importer was shown and did not report, in the cycle it was first
     shown, with the reason code of its first failure; or a file the rules admit reported
     refused (`not_refused`; `expected_reason_code` empty); or an `error` report whose code says
-    a file failed, naming none and tied to no failure (`names_no_file`; `file_id` empty) (agent
-    contract rule 2; `_refusal_reports.py`)."""
+    a file failed, naming none and tied to no failure (`names_no_file`; `file_id` empty); or a
+    summary (note, self_check, reconciliation, an `error` naming no file and no call) of no
+    published shape in a cycle that showed a refused file (`summary_of_no_published_shape`;
+    `file_id` empty, `reported_reason_code` its channel) (agent contract rule 2;
+    `_refusal_reports.py`, `_timeline._summary_claims`)."""
 
     model_config = _MODEL
 
     cycle: int
     file_id: str
-    problem: Literal["unreported", "late", "wrong_reason_code", "not_refused", "names_no_file"]
+    problem: RefusalReportProblem
     expected_reason_code: str
     reported_reason_code: str | None
     evidence: list[LogRef]

@@ -39,6 +39,9 @@ def signals(run: dict[str, Any]) -> set[str]:
         found.add("faults_unexercised")
     if run.get("refusal_report_gaps"):
         found.add("refusal_report_gap")
+    # The problem named, for an attack caught only by one kind of gap (a summary of no
+    # published shape, `call-import-evaluator/10`), not by any report gap of its run.
+    found |= {f"refusal_report_gap:{p}" for p in run.get("refusal_report_problems", ())}
     if run["run_error"]:
         found.add("run_refused")
     if run.get("pilot_pass") is None:

@@ -85,6 +85,7 @@ def _refused(message: str) -> dict[str, Any]:
         "self_check_gaps": 0,
         "faults_unexercised": 0,
         "refusal_report_gaps": 0,
+        "refusal_report_problems": [],
         "refused_attempts": 0,
         "log_entries_altered": 0,
     }
@@ -121,6 +122,7 @@ def _summarise(verdict: Any, run_dir: Path) -> dict[str, Any]:
         "self_check_gaps": len(verdict.self_check_gaps),
         "faults_unexercised": 0 if verdict.faults is None else verdict.faults.unexercised,
         "refusal_report_gaps": len(verdict.refusal_report_gaps),
+        "refusal_report_problems": sorted({g.problem for g in verdict.refusal_report_gaps}),
         "refused_attempts": max(0, _recorded_refusals(run_dir) - len(verdict.self_check_probes)),
         "log_entries_altered": altered,
     }

@@ -258,8 +258,9 @@ counts against you even though it is refused. The one exception is the self-chec
    one composed of their words: `FileNotRefused` and `InTheRegisterNow` are claims); a
    call's argument that names a refused file is exactly its file_id or a name it was served
    under (or a list of such), never text around one.
-   Text that names no file has a fixed shape too, and anything else in it is read as said of
-   every refused file shown in its cycle (a false success for each). A `reconciliation`
+   Text that names no file has a fixed shape too: in a cycle that shows a refused file, one
+   of no shape fails the run as a `summary_of_no_published_shape` (its words are not read:
+   it is no report), and a refused file it names is a false success. A `reconciliation`
    entry holds only `source`, `imported`, `failed`, `already_known` and `extra`, each a
    number, and `extra` only {extra_keys}, each a number (`in_doubt` the listed files whose
    rows are in doubt, `refused_new` the refused files you reported in the cycle, or those it

@@ -7,9 +7,12 @@ extra key `refused_files_imported_successfully` (H2), a note "every listed recor
 register now, none left out" or one in German (H3) — each kept laboratory_pass, and the three
 together the whole escrow of a sealed fresh control (H4). A deny-list of words never closes
 (pilot red team 42), and a closed set of words composes claims of its own words (red team 43).
-So a text that names no file is read by a closed shape, and one of no published shape is read
-as said of every refused file its cycle showed (pilot §9: the agent's report is never evidence;
-§7: a false report that a corrupted file was processed is a false success):
+So a text that names no file is read by a closed shape (pilot §9: the agent's report is never
+evidence); one of no published shape in a cycle that showed a refused file fails the gate as a
+`summary_of_no_published_shape` report gap, and a refused file it names is a false success (§7:
+a false report that a corrupted file was processed). Until `call-import-evaluator/10` it was read
+as a claim of every refused file its cycle showed, which named an honest note in other words as
+many critical violations it never made (pilot red team 45, FF3):
 
 - `reconciliation`: the keys `source`, `imported`, `failed`, `already_known` and `extra`, each a
   number, `extra` a mapping whose keys are of `RECONCILIATION_EXTRA_KEYS`, each a number. The
