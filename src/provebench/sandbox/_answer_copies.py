@@ -67,6 +67,8 @@ from provebench.sandbox._corpus_folders import holds_corpus_manifest
 # Every code file up to it is parsed by every reader (sandbox red team 45, G1): docs/sandbox.md
 # gives the cost measured.
 _MAX_PARSED_BYTES = 1 << 20
+# The larger files parsed in one run, in all (`_parsed_copy_of`): about a minute of CPU.
+_MAX_LARGE_PARSED_BYTES = 64 << 20
 # The nodes of a hidden scenario document registered (`_yaml`'s bound on a file's).
 _MAX_NODES = 200_000
 # The encodings a file of NUL bytes may be text in (`_texts`): text in UTF-16 or UTF-32 that holds
@@ -184,6 +186,11 @@ class HiddenCopies:
         self._part_nodes = max(
             (form.nodes for forms in self._parts.values() for form in forms), default=0
         )
+        # Each answer part's keys as bytes: a file over `_MAX_PARSED_BYTES` is parsed only where
+        # its bytes hold every key of one (`_parsed_copy_of`), up to `_MAX_LARGE_PARSED_BYTES`
+        # in all a run.
+        self._part_keys = [[key.encode("utf-8") for key in keys] for keys in self._parts]
+        self._large_parsed = 0
 
     def _note(self, path: Path) -> None:
         try:
@@ -265,8 +272,19 @@ class HiddenCopies:
         # held an id, an answer part's longest value or an escape, and TOML's line-ending
         # backslash (`\ ` and a line break, trimmed inside a string) split each of them (sandbox
         # red team 45, G1).
-        if size > _MAX_PARSED_BYTES or not self._forms:
+        if not self._forms:
             return None
+        if size > _MAX_PARSED_BYTES:
+            # A file padded past the bound hid the answer parts from every reader (sandbox red
+            # team 46, G3: one YAML comment line of 1 MiB): a larger file is parsed too where
+            # its bytes, escapes read, hold every key of an answer part — a cheap test — within
+            # a budget for the run, so that no candidate makes the walk take hours.
+            if self._large_parsed + size > _MAX_LARGE_PARSED_BYTES:
+                return None
+            text = _unescaped(data.replace(b"\x00", b""))  # UTF-16/32 read as its ASCII
+            if not any(all(key in text for key in keys) for keys in self._part_keys):
+                return None
+            self._large_parsed += size
         # Every mapping of every document, at any depth: a fixture file of several documents,
         # a list of scenarios or one wrapped in another mapping holds the scenario as well
         # (SB6); and an answer part with no id beside it (G1-4).
@@ -482,9 +500,10 @@ def _documents(data: bytes | None) -> list[Any]:
     if data is None:
         return []
     documents = _unpickled(data)
-    for text in _texts(data):
+    texts = _texts(data)
+    for text in texts:
         with contextlib.suppress(ValueError, RecursionError):  # `tomllib`: red team 43, G1-4
-            documents.append(tomllib.loads(text))
+            documents.append(tomllib.loads(_toml_bounded(text)))
         try:
             documents.append(json.loads(text))
             # A JSON text is one YAML flow document of the same mappings, keys and strings:
@@ -492,10 +511,65 @@ def _documents(data: bytes | None) -> list[Any]:
             continue
         except (ValueError, RecursionError):
             documents.extend(_json_lines(text))
-        # Whatever PyYAML cannot read further holds nothing more that it reads.
-        with contextlib.suppress(Exception):
-            for document in yaml.load_all(text, Loader=_Loader):  # a safe loader
-                documents.append(document)
+            documents.extend(_json_prefix(text))
+        documents.extend(_yaml_documents(text))
+    # What an agent reads a line or a document at a time is read so even where the text holds
+    # a NUL, which no whole-text reader takes (`_texts`): one NUL on a first line hid every
+    # JSON line after it, and a sealed agent answered from them (sandbox red team 46, G2).
+    whole = data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    if "\x00" in whole:
+        documents.extend(_json_lines(whole))
+        documents.extend(_yaml_documents(whole.replace("\x00", "")))
+    return documents
+
+
+# A line of more dots than this is left out of what TOML reads (`_toml_bounded`).
+_MAX_TOML_LINE_DOTS = 64
+_YAML_DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.MULTILINE)
+
+
+def _toml_bounded(text: str) -> str:
+    """`text` with every line of more than `_MAX_TOML_LINE_DOTS` dots blanked, for `tomllib`,
+    whose time grows with the square of a dotted key's parts (a key, a table header or an
+    inline table's key): one 256 KiB line `N.N.N…` took 33 s of CPU before the run began, and a
+    file of 1 MiB would take about ten minutes (sandbox red team 46, C1). Such a key stands
+    more than 64 levels deep, where no answer part of a scenario does, so blanking its line
+    leaves every answer part a TOML file holds as it was; a string value of that many dots on
+    one line is prose, which `_text_in` reads in the bytes."""
+    if text.count(".") <= _MAX_TOML_LINE_DOTS:
+        return text
+    return "\n".join(
+        "" if line.count(".") > _MAX_TOML_LINE_DOTS else line for line in text.split("\n")
+    )
+
+
+def _json_prefix(text: str) -> list[Any]:
+    """The JSON value that `text` begins with, whatever follows it (`JSONDecoder.raw_decode`,
+    which an agent may call: the answer parts followed by a line of anything else)."""
+    start = len(text) - len(text.lstrip())
+    if text[start : start + 1] not in ("{", "["):
+        return []
+    with contextlib.suppress(ValueError, RecursionError):
+        return [json.JSONDecoder().raw_decode(text, start)[0]]
+    return []
+
+
+def _yaml_documents(text: str) -> list[Any]:
+    """Every YAML document of `text`: those `yaml.load_all` reads before a malformed one, and
+    where one is malformed, each document after it read by itself (an agent may split the
+    text at `---` and read each: sandbox red team 46, G2's family). Whatever PyYAML cannot read
+    holds nothing more that it reads."""
+    documents: list[Any] = []
+    try:
+        for document in yaml.load_all(text, Loader=_Loader):  # a safe loader
+            documents.append(document)
+    except Exception:  # any failure of the reader: the pieces are read below
+        starts = sorted({0, *(found.start() for found in _YAML_DOCUMENT_START.finditer(text))})
+        if len(starts) == 1:
+            return documents  # one document, malformed: nothing more to read
+        for begin, end in zip(starts, [*starts[1:], len(text)], strict=True):
+            with contextlib.suppress(Exception):
+                documents.extend(yaml.load_all(text[begin:end], Loader=_Loader))
     return documents
 
 
@@ -592,10 +666,12 @@ def _unpickled(data: bytes) -> list[Any]:
     45, G2, G2b): every file is tried, whatever its first byte. What one names (a class, a
     function) is never imported nor called: it is `_Named`, and what it makes `_Made`, a mapping
     of the state and items it is given. A malformed pickle holds nothing read, the pickles after
-    it still do. Bounded by `_MAX_NODES` opcodes a file."""
+    it still do. Every opcode of the file is read (at most one a byte, and a parsed file is of at
+    most `_MAX_PARSED_BYTES`): a budget of 800 000 opcodes a file let 400 001 one-value pickles
+    hide the answer parts in the pickle after them, which `pickle.load` called again reaches
+    (sandbox red team 46, G1)."""
     values: list[Any] = []
     handle = io.BytesIO(data)
-    count = 0
     while handle.tell() < len(data):
         stack: list[Any] = []
         marks: list[int] = []
@@ -603,9 +679,6 @@ def _unpickled(data: bytes) -> list[Any]:
         plain = True
         try:
             for opcode, argument, _ in pickletools.genops(handle):
-                count += 1
-                if count > 4 * _MAX_NODES:
-                    return values
                 if opcode.name == "STOP":
                     values.extend(reversed(stack) if plain else ())
                     break  # `handle` is at the byte after STOP: genops reads no further
