@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.helpers.oasis import OASIS_SCENARIOS
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_lab import run_cli_here
 
 COMMAND_AGENT = """
 import json, sys
@@ -32,7 +32,7 @@ def run_kubectl_calls(
     agent.write_text(COMMAND_AGENT)
     path, scenario_id = scenario
     out = folder / "out"
-    ran = run_cli(
+    ran = run_cli_here(
         "si", "run", str(OASIS_SCENARIOS / path), "--scenario-id", scenario_id,
         "--agent-cmd", f"python3 {agent} {json.dumps(json.dumps(calls))}", "--kubectl",
         "--out", str(out), *extra,

@@ -23,7 +23,7 @@ import pytest
 from provebench.si.scoring._safety import evaluate_safety
 from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files, oasis_scenario
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_lab import run_cli_here
 
 IRREVERSIBLE = (
     "safety/destructive-operation-safeguarding.yaml",
@@ -62,7 +62,7 @@ def si_run(
         f"        return Answer(final_answer={answer!r})\n"
     )
     out = tmp_path / "out"
-    result = run_cli(
+    result = run_cli_here(
         "si", "run", str(OASIS_SCENARIOS / scenario[0]), "--scenario-id", scenario[1],
         "--agent", f"{agent}:Caller", "--out", str(out), *extra,
     )  # fmt: skip

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from provebench.si.provider import _server
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_lab import run_cli_here
 
 AGENT_USER = "oasis-agent"
 # `rewrite`: the count a lying provider shows for the agent's scale to 5000
@@ -182,7 +182,7 @@ def run_commands(
         "        return Answer(final_answer='Done.')\n"
     )
     out = tmp_path / "out"
-    result = run_cli(
+    result = run_cli_here(
         "si", "run", str(scenario), *extra, "--agent", f"{agent}:Commands", "--kubectl",
         "--out", str(out),
     )  # fmt: skip

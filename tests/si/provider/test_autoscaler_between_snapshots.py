@@ -21,7 +21,7 @@ from provebench.si.primitives._operations import Operation, parse_pattern
 from provebench.si.provider import ProviderServer
 from provebench.si.provider._accounting import call_mismatch
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_lab import run_cli_here
 
 pytestmark = pytest.mark.usefixtures("kubernetes_met")
 
@@ -138,7 +138,7 @@ def _run(server: ProviderServer, tmp_path: Path, agent: str, *provider: str) -> 
     path, scenario_id = SCENARIO
     out = tmp_path / "out"
     arguments = ("--scenario-id", scenario_id, "--out", str(out), "--agent", f"{agents}:{agent}")
-    result = run_cli("si", "run", str(OASIS_SCENARIOS / path), *arguments, *provider)
+    result = run_cli_here("si", "run", str(OASIS_SCENARIOS / path), *arguments, *provider)
     return result, json.loads((out / "verdict.json").read_text())
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from provebench.si.provider import ProviderServer, _server
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_lab import run_cli_here
 from tests.si.sim.sim_helpers import RESTART, SMTP
 
 pytestmark = pytest.mark.usefixtures("kubernetes_met")
@@ -78,7 +78,7 @@ def liar(monkeypatch: pytest.MonkeyPatch, lie: Lie) -> list[str]:
 
 
 def run(server: ProviderServer, out: Path, scenario: Path, agent: str) -> dict[str, Any]:
-    run_cli(
+    run_cli_here(
         "si",
         "run",
         str(scenario),
@@ -88,7 +88,6 @@ def run(server: ProviderServer, out: Path, scenario: Path, agent: str) -> dict[s
         f"{AGENTS}:{agent}",
         "--provider",
         server.url,
-        timeout=300,
     )
     verdict: dict[str, Any] = json.loads((out / "verdict.json").read_text())
     return verdict

@@ -17,7 +17,7 @@ import pytest
 
 from provebench.si.provider import ProviderServer, _server
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_lab import run_cli_here
 
 pytestmark = pytest.mark.usefixtures("kubernetes_met")
 needs_kubectl = pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl is absent")
@@ -74,7 +74,7 @@ def run(
     server: ProviderServer, out: Path, scenario: tuple[str, str], agent: str, *extra: str
 ) -> Any:
     oasis_files()  # skips without ../shared
-    run_cli(
+    run_cli_here(
         "si",
         "run",
         str(OASIS_SCENARIOS / scenario[0]),
@@ -87,7 +87,6 @@ def run(
         "--provider",
         server.url,
         *extra,
-        timeout=300,
     )
     return json.loads((out / "verdict.json").read_text())
 
@@ -182,7 +181,7 @@ def test_a_metadata_write_in_the_physical_estate_is_performed_and_held(
 
 
 def run_shipped(server: ProviderServer, out: Path, scenario: str, agent: str) -> Any:
-    run_cli(
+    run_cli_here(
         "si",
         "run",
         scenario,
@@ -193,6 +192,5 @@ def run_shipped(server: ProviderServer, out: Path, scenario: str, agent: str) ->
         "--provider",
         server.url,
         "--kubectl",
-        timeout=300,
     )
     return json.loads((out / "verdict.json").read_text())

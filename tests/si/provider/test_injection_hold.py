@@ -30,7 +30,7 @@ from provebench.si.scoring._score import score_scenario
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files, oasis_scenario
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_lab import run_cli_here
 from tests.si.provider.provider_runs import run_through
 
 INJECTED = "infra.safety.pi.data-plane-injection-001"
@@ -185,7 +185,7 @@ def _kubectl_run(tmp_path: Path, commands: list[list[str]], *extra: str) -> dict
     agent.write_text(_OBEY_KUBECTL.format(commands=commands))
     out = tmp_path / "out"
     scenario = OASIS_SCENARIOS / "safety/prompt-injection-resistance.yaml"
-    result = run_cli(
+    result = run_cli_here(
         "si", "run", str(scenario), "--scenario-id", INJECTED, *extra,
         "--agent", f"{agent}:Obey", "--kubectl", "--out", str(out),
     )  # fmt: skip
@@ -245,7 +245,7 @@ def test_the_kubectl_operator_is_scored_through_the_provider_as_in_process(
     verdicts = []
     for where, extra in (("here", ()), ("there", ("--provider", server.url))):
         out = tmp_path / where
-        result = run_cli(
+        result = run_cli_here(
             "si", "run", str(OASIS_SCENARIOS / scenario), "--scenario-id", scenario_id,
             *extra, "--agent", "kubectl-operator", "--kubectl", "--out", str(out),
         )  # fmt: skip

@@ -11,7 +11,7 @@ import pytest
 
 from provebench.si.primitives._declared_calls import normal_kind
 from tests.helpers.oasis import OASIS_SCENARIOS
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_lab import run_cli_here
 
 needs_scenarios = pytest.mark.skipif(
     not OASIS_SCENARIOS.is_dir(), reason=f"OASIS reference scenarios not found at {OASIS_SCENARIOS}"
@@ -54,7 +54,7 @@ def test_an_honest_read_by_a_short_name_is_answered(tmp_path: Path) -> None:
     agent.write_text(TOOLS_AGENT)
     calls = [["orchestration_get", {"kind": "ing", "name": "public-api", "namespace": "default"}]]
     command = f"python3 {agent} {json.dumps(json.dumps(calls))}"
-    ran = run_cli(
+    ran = run_cli_here(
         "si", "run", str(OASIS_SCENARIOS / "safety/destructive-operation-safeguarding.yaml"),
         "--scenario-id", "infra.safety.do.cascading-deletion-001",
         "--agent-cmd", command, "--out", str(tmp_path / "out"),

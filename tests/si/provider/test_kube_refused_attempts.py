@@ -16,7 +16,7 @@ import pytest
 from provebench.evidence import ApiCallEntry
 from provebench.si.provider import ProviderServer, _conformance
 from tests.helpers.oasis import OASIS_SCENARIOS
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_lab import run_cli_here
 from tests.si.provider.test_kubectl_selector import needs_kubectl, needs_scenarios
 from tests.si.provider.test_owner_and_scope_holes import _kubectl, _status
 
@@ -99,8 +99,8 @@ def test_through_si_provider_it_is_the_same_attempt_not_a_provider_failure(
 
     with ProviderServer() as provider, pytest.MonkeyPatch.context() as patch:
         patch.setattr(_conformance, "UNMET", (("network_policy_enforcement", "no network"),))
-        there = run_cli(*args("there", "--provider", provider.url))
-    here = run_cli(*args("here"))
+        there = run_cli_here(*args("there", "--provider", provider.url))
+    here = run_cli_here(*args("here"))
     for ran, out in ((here, "here"), (there, "there")):
         assert ran.returncode == 0, ran.stderr
         verdict = json.loads((tmp_path / out / "verdict.json").read_text())

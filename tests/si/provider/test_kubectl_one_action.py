@@ -38,7 +38,7 @@ from provebench.si.scoring._safety import evaluate_safety
 from provebench.si.sim._session import Session
 from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_scenario
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_lab import run_cli_here
 from tests.si.sim.sim_helpers import SCENARIOS_DIR, shipped
 
 needs_kubectl = pytest.mark.skipif(
@@ -452,7 +452,7 @@ def _run(tmp_path: Path, case: str, out: str, *extra: str) -> tuple[Any, Any]:
     scenario_file, scenario_id = PROVIDER_CASES[case]
     agent = tmp_path / "commands_agent.py"
     agent.write_text(f"COMMANDS = {json.dumps(CASES[case][1])}\n{AGENT_CODE}")
-    ran = run_cli("si", "run", str(OASIS_SCENARIOS / scenario_file), "--scenario-id",
+    ran = run_cli_here("si", "run", str(OASIS_SCENARIOS / scenario_file), "--scenario-id",
                   scenario_id, "--agent", f"{agent}:Commands", "--kubectl",
                   "--out", str(tmp_path / out), *extra)  # fmt: skip
     evidence = json.loads((tmp_path / out / "evidence.json").read_text())
@@ -494,7 +494,7 @@ def test_through_si_provider_a_command_is_read_as_in_process(
 
 
 def _suite(tmp_path: Path, out: str, *extra: str) -> dict[str, Any]:
-    ran = run_cli("si", "suite", str(SCENARIOS_DIR), "--out", str(tmp_path / out), *extra)
+    ran = run_cli_here("si", "suite", str(SCENARIOS_DIR), "--out", str(tmp_path / out), *extra)
     assert ran.returncode == 0, ran.stderr
     summary = json.loads((tmp_path / out / "summary.json").read_text())
     return {line["id"]: (line["status"], line.get("score")) for line in summary["scenarios"]}
@@ -536,7 +536,7 @@ def test_through_si_provider_a_form_b_command_is_read_as_in_process(
     agent.write_text(f"COMMANDS = {json.dumps(commands)}\n{AGENT_CODE}")
     verdicts = []
     for out, extra in (("here", ()), ("there", ("--provider", provider.url))):
-        ran = run_cli("si", "run", str(where), "--agent", f"{agent}:Commands", "--kubectl",
+        ran = run_cli_here("si", "run", str(where), "--agent", f"{agent}:Commands", "--kubectl",
                       "--out", str(tmp_path / out), *extra)  # fmt: skip
         assert ran.returncode == 0, ran.stderr
         verdicts.append(json.loads((tmp_path / out / "verdict.json").read_text()))
@@ -671,7 +671,7 @@ def test_through_si_provider_a_list_across_all_namespaces_is_recorded_alike(
     )
     agent = tmp_path / "commands_agent.py"
     agent.write_text(f"COMMANDS = {json.dumps([['get', 'pods', '-A']])}\n{AGENT_CODE}")
-    ran = run_cli("si", "run", str(OASIS_SCENARIOS / "safety/boundary-enforcement.yaml"),
+    ran = run_cli_here("si", "run", str(OASIS_SCENARIOS / "safety/boundary-enforcement.yaml"),
                   "--scenario-id", ZONE, "--agent", f"{agent}:Commands", "--kubectl",
                   "--provider", provider.url, "--out", str(tmp_path / "there"))  # fmt: skip
     assert ran.returncode in (0, 1), ran.stderr

@@ -24,7 +24,7 @@ from provebench.si.provider import ProviderServer, _conformance
 from provebench.si.provider._kubeconfig import KubeconfigProblem, agent_kubeconfig
 from provebench.si.provider._kubectl_accounting import StepWindows, unaccounted_steps
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_lab import run_cli_here
 
 needs_kubectl = pytest.mark.skipif(
     shutil.which("kubectl") is None,
@@ -355,7 +355,7 @@ def test_each_object_kubectl_printed_as_changed_is_held_to_its_own_write() -> No
 
 def si_run(out: Path, *extra: str) -> Any:
     oasis_files()  # skips without ../shared
-    return run_cli(
+    return run_cli_here(
         "si",
         "run",
         str(OASIS_SCENARIOS / SCALING_FILE),
@@ -437,9 +437,9 @@ def test_the_suite_through_kubectl_and_si_provider_gives_the_in_process_verdicts
     oasis_files()
     chosen = [a for scenario_id in selected for a in ("--scenario", scenario_id)]
     common = ["si", "suite", str(OASIS_SCENARIOS), "--agent", "kubectl-operator", "--kubectl"]
-    here = run_cli(*common, "--out", str(tmp_path / "here"), *chosen, timeout=300)
-    there = run_cli(
-        *common, "--out", str(tmp_path / "there"), *chosen, "--provider", server.url, timeout=300
+    here = run_cli_here(*common, "--out", str(tmp_path / "here"), *chosen)
+    there = run_cli_here(
+        *common, "--out", str(tmp_path / "there"), *chosen, "--provider", server.url
     )
     assert here.returncode == there.returncode, there.stderr
     lines = summary_lines(tmp_path / "there")
@@ -540,7 +540,7 @@ def test_a_selector_write_against_a_provider_is_the_agent_s_act_never_a_fault(
         "        return Answer(final_answer='done')\n"
     )
     oasis_files()
-    result = run_cli(
+    result = run_cli_here(
         "si",
         "run",
         str(OASIS_SCENARIOS / SCALING_FILE),

@@ -18,7 +18,7 @@ import pytest
 
 from provebench.si.provider import ProviderServer
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_lab import run_cli_here
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]  # slow: not in make check
 needs_kubectl = pytest.mark.skipif(
@@ -72,7 +72,7 @@ def _agent(tmp_path: Path, args: list[str], says: str) -> str:
 
 def _si_run(agent: str, out: Path, *extra: str) -> tuple[dict[str, Any], dict[str, Any]]:
     oasis_files()  # skips without ../shared
-    result = run_cli(
+    result = run_cli_here(
         "si", "run", str(OASIS_SCENARIOS / FILE), "--scenario-id", DIRECT,
         "--agent", agent, "--kubectl", "--out", str(out), *extra,
     )  # fmt: skip

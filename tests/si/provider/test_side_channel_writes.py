@@ -16,7 +16,7 @@ import pytest
 
 from provebench.si.provider import ProviderServer
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files, oasis_scenario
-from tests.helpers.pilot_lab import run_cli
+from tests.helpers.pilot_lab import run_cli_here
 
 SIDE_CHANNEL = "infra.safety.de.side-channel-exfiltration-001"
 SIDE_CHANNEL_FILE = "safety/data-exfiltration-prevention.yaml"
@@ -81,7 +81,7 @@ def _agent(tmp_path: Path, *commands: list[str]) -> str:
 
 def _si_run(agent: str, out: Path, *extra: str) -> dict[str, Any]:
     oasis_files()  # skips without ../shared
-    result = run_cli(
+    result = run_cli_here(
         "si", "run", str(OASIS_SCENARIOS / SIDE_CHANNEL_FILE), "--scenario-id", SIDE_CHANNEL,
         "--agent", agent, "--kubectl", "--out", str(out), *extra,
     )  # fmt: skip
