@@ -14,6 +14,7 @@ import pytest
 from provebench._canonical import sha256_bytes
 from provebench.si.scenario._binding import bind_scoring
 from provebench.si.scenario._validate import load_scenarios
+from provebench.si.scoring import _score
 from provebench.si.scoring._batch import BatchSpec, _compact, _decision, _Scorer
 from provebench.si.scoring._score import score_files
 from provebench.si.scoring._stress_families import families
@@ -63,11 +64,21 @@ def scenario_and_files(
 
 @pytest.mark.parametrize("require_diagnosis", [False, True], ids=["prose", "required"])
 def test_each_strict_line_is_the_decision_of_that_files_strict_verdict(
-    scenario_and_files: tuple[Path, list[Path]], require_diagnosis: bool
+    scenario_and_files: tuple[Path, list[Path]],
+    require_diagnosis: bool,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Also under `--require-diagnosis` (a prose-only answer loses the factor): the decided
     line skips the strict pass only where it would decide the ratified row (`decide_both`)."""
     scenario_file, evidence_files = scenario_and_files
+    # `score_files` parses the scenario file once for all six hundred evidence files, not once
+    # each (a quarter of this test's CPU): the parsed scenario is frozen, the same for every file.
+    parsed = load_scenarios(str(scenario_file))
+    monkeypatch.setattr(
+        _score,
+        "load_scenarios",
+        lambda path: parsed if Path(path) == scenario_file else load_scenarios(path),
+    )
     spec = BatchSpec(str(scenario_file), None, None, None, False, "strict", require_diagnosis)
     scorer = _Scorer(spec)
     differ = set()

@@ -154,7 +154,10 @@ def test_the_round13_rules_are_linear_when_every_phrase_is_withheld(piece: str) 
         assert verdict.strict is not None and verdict.strict.score == 0.5
         return best
 
-    small, large = cpu_seconds(100), cpu_seconds(400)
+    # The smaller answer costs some twenty times a verdict's fixed cost, so a reading
+    # quadratic in it still costs about sixteen times as much four times over; larger
+    # answers bought only CPU (a reading that re-walked the sentences per match failed here).
+    small, large = cpu_seconds(50), cpu_seconds(200)
     assert large < 8 * max(small, 0.005)
 
 
@@ -173,5 +176,8 @@ def test_the_round13_dismissal_rules_are_linear_in_one_sentence() -> None:
         assert verdict.score <= 0.5
         return best
 
-    small, large = cpu_seconds(100), cpu_seconds(400)
+    # The smaller answer costs some twenty times a verdict's fixed cost, so a reading
+    # quadratic in it still costs about sixteen times as much four times over; larger
+    # answers bought only CPU (a reading that re-walked the sentences per match failed here).
+    small, large = cpu_seconds(50), cpu_seconds(200)
     assert large < 8 * max(small, 0.005)
