@@ -179,12 +179,14 @@ def _untied_error_reports(
     values append; 9 rows left to the next cycle" tied to a listing 429 invented an append
     failure. `failed_call` names only a failure of the laboratory's (`_laboratory_failure`),
     and a report naming one that does not tie (`tied` below: in that failure's shape, with its
-    call's and its error's words) is a `names_no_file` gap — a `summary_of_no_published_shape`
-    one where its text is of no published shape in a cycle that showed a refused file, as the
-    same text with no call is (`_timeline._error_summary_claims`). And a report naming no
-    call in rule 8's in-doubt shape says an append failed, whatever its code: it stands for a
-    failure in doubt of its cycle or is a gap (H3: "500 on sheets values append; 7 rows left
-    to the next cycle" under the code `http`, in a cycle where nothing failed, passed)."""
+    call's and its error's words) is a gap: `summary_of_no_published_shape` where it says no
+    failure and is of no published shape in a cycle that showed a refused file, as the
+    same text with no call is (`_timeline._error_summary_claims`); one that says a failure,
+    `names_no_file`. And a report naming no call in rule 8's in-doubt shape says an append
+    failed, whatever its code: it stands for a failure of corpus files of its cycle, as any
+    report that files failed does (one unaccounted, or one named by its rows to restate), or
+    is a gap (H3: "500 on sheets values append; 7 rows left to the next cycle" under the code
+    `http`, in a cycle where nothing failed, passed)."""
     gaps: list[RefusalReportGap] = []
     # Settled first, for the whole cycle (pilot red team 38, H0b): which files of each
     # not-applied append a later append of the cycle landed. A report is judged against what
