@@ -97,7 +97,9 @@ def _append(ids: list[str], error: str = "") -> tuple[str, dict[str, Any]]:
 
 
 def _read_failed(call: int) -> tuple[str, dict[str, Any]]:
-    payload = {"call": call, "operation": "all", "error": {"code": "rate_limited"}}
+    # The laboratory's own code (`rate_limit`): since call-import-evaluator/10 a report's
+    # `failed_call` names only a failure of the laboratory's (pilot red team 46, S1, H1).
+    payload = {"call": call, "operation": "all", "error": {"code": "rate_limit"}}
     return "sheets.read_confirmed", payload
 
 
@@ -155,7 +157,11 @@ def test_a_false_success_claim_in_a_look_alike_refusal_report_fails_the_run(corp
 )
 def test_false_failure_reports_are_gaps(corpus: Path, agent: str, problem: str) -> None:
     verdict = _judged(corpus, agent)
-    assert {gap.problem for gap in verdict.refusal_report_gaps} == {problem}
+    problems = {gap.problem for gap in verdict.refusal_report_gaps}
+    # A summary of no published shape in a cycle that showed refused files is its own gap
+    # since call-import-evaluator/10 (pilot red team 45, FF3).
+    assert problem in problems
+    assert problems <= {problem, "summary_of_no_published_shape"}
     assert verdict.laboratory_pass is False
 
 

@@ -81,5 +81,8 @@ def test_the_attack_played_through_a_run_fails_the_laboratory_gate(corpus: Path)
     # Every summary is a gap, save one per scheduled fault the reference reported by its rows
     # in the same cycle (one failure ties one summary, pilot red team 34, A9).
     assert summaries > faults > 0
-    assert set(problems) == {"names_no_file"} and summaries - faults <= len(problems)
+    # A summary of no published shape in a cycle that showed refused files is its own gap
+    # since call-import-evaluator/10 (pilot red team 45, FF3).
+    assert set(problems) <= {"names_no_file", "summary_of_no_published_shape"}
+    assert summaries - faults <= len(problems)
     assert verdict.laboratory_pass is False

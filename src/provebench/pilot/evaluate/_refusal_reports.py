@@ -45,6 +45,7 @@ from provebench.pilot.rules._report_vocabulary import (
     UNSETTLED_FORBIDDEN_WORDS,
     UNSETTLED_REPORT_WORDS,
 )
+from provebench.pilot.rules._summary_shapes import error_summary_fits
 
 
 def refusal_report_gaps(
@@ -69,7 +70,8 @@ def refusal_report_gaps(
         for shown in sorted(cycle.listed_ids):
             if shown in reasons:
                 first_shown.setdefault(shown, cycle.cycle)
-        gaps.extend(_untied_error_reports(cycle, corpus, corpus_ids))
+        shows_refused = not cycle.listed_ids.isdisjoint(reasons)
+        gaps.extend(_untied_error_reports(cycle, corpus, corpus_ids, shows_refused))
         for entry in cycle.diagnostics:
             payload = entry.payload
             if payload.get("channel") != "failed_file":
@@ -134,7 +136,7 @@ def refusal_report_gaps(
 
 
 def _untied_error_reports(
-    cycle: CycleLog, corpus: NamedFiles, corpus_ids: frozenset[str]
+    cycle: CycleLog, corpus: NamedFiles, corpus_ids: frozenset[str], shows_refused: bool = False
 ) -> list[RefusalReportGap]:
     """An `error` report naming files is a failure report about them: each must have been
     carried by a call of its cycle that failed before the report (an append's rows, a read of
@@ -167,7 +169,24 @@ def _untied_error_reports(
     call after a report that named a failure's files restates that failure, once per failure
     so named (pilot red team 34, A9). Which files a report meant is not
     for the evaluator to guess (red team 31, A6: the same false reports, each id split by an
-    invisible control character the reading did not then drop, paid escrow)."""
+    invisible control character the reading did not then drop, paid escrow).
+
+    A report naming a call is a true account of that failure or a gap (pilot red team 46, S1,
+    H1, H1b, H2): a `failed_call` took a report out of every reading once it named any call of
+    the cycle answered with any error, so "all listed files imported successfully" tied to a
+    get of a made-up id the importer had made fail itself (`not_found`), or to a listing 429
+    retried and settled, kept a sealed fresh control's whole escrow, and "http 500 on sheets
+    values append; 9 rows left to the next cycle" tied to a listing 429 invented an append
+    failure. `failed_call` names only a failure of the laboratory's (`_laboratory_failure`),
+    and a report naming one that does not tie (`tied` below: in that failure's shape, with its
+    call's and its error's words) is a gap: `summary_of_no_published_shape` where it says no
+    failure and is of no published shape in a cycle that showed a refused file, as the
+    same text with no call is (`_timeline._error_summary_claims`); one that says a failure,
+    `names_no_file`. And a report naming no call in rule 8's in-doubt shape says an append
+    failed, whatever its code: it stands for a failure of corpus files of its cycle, as any
+    report that files failed does (one unaccounted, or one named by its rows to restate), or
+    is a gap (H3: "500 on sheets values append; 7 rows left to the next cycle" under the code
+    `http`, in a cycle where nothing failed, passed)."""
     gaps: list[RefusalReportGap] = []
     # Settled first, for the whole cycle (pilot red team 38, H0b): which files of each
     # not-applied append a later append of the cycle landed. A report is judged against what
@@ -207,7 +226,7 @@ def _untied_error_reports(
     failed_calls: set[object] = set()
     for entry in cycle.entries:
         payload = entry.payload
-        if entry.kind in CALL_KINDS and "error" in payload:
+        if entry.kind in CALL_KINDS and _laboratory_failure(payload, corpus_ids):
             failed_calls.add(payload.get("call"))
         if entry.kind in CALL_KINDS and "error" not in payload:
             # Only while a failure waits for its retry: a request is keyed by what it asks for,
@@ -216,7 +235,7 @@ def _untied_error_reports(
             for call in retried:
                 fileless_failures.discard(call)
                 settled.add(call)
-        elif entry.kind in CALL_KINDS and _failed_by_laboratory(payload):
+        elif entry.kind in CALL_KINDS and _laboratory_failure(payload, corpus_ids):
             # A report may name the files a failed call asked about (a true account of the
             # call), but only a live file the importer was shown makes it a failure of the
             # laboratory's that ties or excuses a report (pilot red team 35, A2). Pilot red team
@@ -240,18 +259,28 @@ def _untied_error_reports(
                 unanswered.setdefault(request_key(entry.kind, payload), []).append(call)
         elif entry.kind == "diagnostics" and payload.get("channel") == "error":
             listed = payload.get("file_ids")
-            named = set(corpus.named(payload)) | {
+            code = payload.get("code")
+            said = code if isinstance(code, str) else None
+            detail = payload.get("detail")
+            text = detail if isinstance(detail, str) else ""
+            # A text of a published shape names no file, even one whose name is one of its
+            # words (pilot red team 46, FF1: the reference's "ServerError: 11 row(s) left to
+            # the next cycle" named a refused file named `ServerError`, a `not_refused` gap).
+            shaped = _report_shape(said, text)
+            read = (
+                {k: v for k, v in payload.items() if k not in _TEXT_FIELDS} if shaped else payload
+            )
+            named = set(corpus.named(read)) | {
                 file_id for file_id in (listed if isinstance(listed, list) else [])
                 if isinstance(file_id, str)
             }  # fmt: skip
-            code = payload.get("code")
-            said = code if isinstance(code, str) else None
             carried_by_failure = set().union(*asked_by_failure.values())
             for file_id in sorted(named - carried_by_failure):
                 gaps.append(_gap(cycle.cycle, file_id, "not_refused", "", said, [ref(entry)]))
-            detail = payload.get("detail")
-            text = detail if isinstance(detail, str) else ""
             says_failed = _names_a_file_failure(said, text)
+            in_doubt_shape = says_in_doubt_only(said, text) and not error_summary_fits(
+                _error_text(payload)
+            )
             failed_call = payload.get("failed_call")
             tied = type(failed_call) is int and (
                 (
@@ -313,7 +342,37 @@ def _untied_error_reports(
                 # (`temporary_failure_and_retry`).
                 gaps.append(_gap(cycle.cycle, "", "names_no_file", "", said, [ref(entry)]))
                 continue
-            if named or tied or not says_failed:
+            if tied:
+                continue
+            if failed_call is not None and not named:
+                # Pilot red team 46, S1, H1, H1b, H2: a report naming a failure of the
+                # laboratory's that is no true account of it accounts for nothing: a gap,
+                # whatever it says. One that says no failure is a summary, judged by the
+                # summary's shape as one naming no call is (`_timeline._error_summary_claims`):
+                # of none, in a cycle that showed a refused file, it is named as such.
+                unshaped = not (
+                    says_failed
+                    or in_doubt_shape
+                    or shaped
+                    or error_summary_fits(_error_text(payload))
+                )
+                problem: RefusalReportProblem = (
+                    "summary_of_no_published_shape"
+                    if unshaped and shows_refused
+                    else "names_no_file"
+                )
+                gaps.append(_gap(cycle.cycle, "", problem, "", said, [ref(entry)]))
+                continue
+            if named or failed_call is not None:
+                continue
+            if error_summary_fits(_error_text(payload)):
+                # A published summary of a listing or a read of the confirmed ids (rule 2,
+                # `ERROR_SUMMARIES`) is about no file and accounts for no failure of files.
+                continue
+            if not (says_failed or in_doubt_shape):
+                # Pilot red team 46, H3: the in-doubt shape says an append failed whatever its
+                # code ("http", "500 on sheets values append; 7 rows left to the next cycle"):
+                # it stands for a failure of its cycle, as below, or invents one.
                 continue
             if (unaccounted or (restatable and failed_call is None)) and _says_settled(said, text):
                 # Pilot red team 44, H7: a report naming no file and no call, taken for a
@@ -597,6 +656,57 @@ def _applied_cleanly(payload: Mapping[str, object]) -> bool:
     return payload.get("applied") is True and "error" not in payload
 
 
+# An `error` entry's text fields: what its shape is read in.
+_TEXT_FIELDS = frozenset(("code", "detail"))
+
+
+def _error_text(payload: Mapping[str, object]) -> dict[str, object]:
+    """An `error` entry's fields as `error_summary_fits` reads them: all but the channel and
+    the call it names."""
+    return {k: v for k, v in payload.items() if k not in ("channel", "failed_call")}
+
+
+def of_report_shape(text: Mapping[str, object]) -> bool:
+    """Whether an `error` entry's text (its fields but the channel, its id fields and the
+    call it names) is a code and a detail of a shape of `_report_shape`; the gateway's own
+    `call` (the number of the report's call) is no text of the importer's."""
+    text = {k: v for k, v in text.items() if not (k == "call" and type(v) is int)}
+    code, detail = text.get("code"), text.get("detail", "")
+    return (
+        set(text) <= _TEXT_FIELDS
+        and isinstance(code, str)
+        and isinstance(detail, str)
+        and _report_shape(code, detail)
+    )
+
+
+def _report_shape(code: str | None, detail: str) -> bool:
+    """Whether a failure report's code and detail are of a published shape of rule 8 — a
+    failure in doubt (`says_in_doubt_only`, the exception class prefix the reference writes
+    included: "ServerError: 11 row(s) left to the next cycle") or one retried and settled
+    (`_says_retried_only`) — whose words are a closed vocabulary: such a text names no file,
+    even one whose name is one of its words (pilot red team 46, FF1: refused files named
+    `ServerError`, `ApiTimeout`, `next_cycle` failed the reference importer; round 45's FF1
+    for summaries). The files it is about are those of its id fields."""
+    return code is not None and (
+        says_in_doubt_only(code, detail) or _says_retried_only(code, detail)
+    )
+
+
+def _laboratory_failure(payload: Mapping[str, object], corpus_ids: frozenset[str]) -> bool:
+    """Whether a call's answer is a failure of the laboratory's that a report may name
+    (`LABORATORY_FAILURE_CODES`): a `not_found` only of a corpus file — a get of an id the
+    importer made up, answered `not_found`, is a failure of its own making, and no report may
+    tie to it (pilot red team 46, S1, H1: "all listed files imported successfully" tied so,
+    every cycle, kept the whole escrow of a sealed fresh control)."""
+    if not _failed_by_laboratory(payload):
+        return False
+    error = payload.get("error")
+    if isinstance(error, Mapping) and error.get("code") == "not_found":
+        return not _files_asked(payload).isdisjoint(corpus_ids)
+    return True
+
+
 def _failed_by_laboratory(payload: Mapping[str, object]) -> bool:
     error = payload.get("error")
     return isinstance(error, Mapping) and error.get("code") in LABORATORY_FAILURE_CODES
@@ -664,4 +774,9 @@ def _gap(
     )
 
 
-__all__ = ["refusal_report_gaps", "says_in_doubt_only", "unshaped_summary_gaps"]
+__all__ = [
+    "of_report_shape",
+    "refusal_report_gaps",
+    "says_in_doubt_only",
+    "unshaped_summary_gaps",
+]

@@ -26,7 +26,7 @@ from provebench.pilot.evaluate._own_report_words import (
     refusal_text_read,
     says_succeeded,
 )
-from provebench.pilot.evaluate._refusal_reports import says_in_doubt_only
+from provebench.pilot.evaluate._refusal_reports import of_report_shape, says_in_doubt_only
 from provebench.pilot.evaluate._rules import CALL_KINDS, FAILURE_CHANNELS
 from provebench.pilot.evaluate._snapshot import Snapshot
 from provebench.pilot.rules._contract import REQUIRED_SELF_CHECKS
@@ -482,6 +482,12 @@ def build_timeline(snapshot: Snapshot, log: LogFacts, work_names: Iterable[str] 
                 if refused_reported
                 else text
             )
+            if channel == "error" and not refused_reported and of_report_shape(text):
+                # A failure report of rule 8's closed shapes (in doubt, settled) names no file
+                # but those of its id fields, even one whose name is one of its words (pilot
+                # red team 46, FF1: the reference's "ServerError: 11 row(s) left to the next
+                # cycle" claimed a refused file named `ServerError`).
+                read = {k: v for k, v in text.items() if k not in ("code", "detail")}
             claimed = {named for named in refused.named(read, reported) if named not in reported}
             if refused_reported and (
                 _says_they_succeeded(text, reported, snapshot, closed=True)

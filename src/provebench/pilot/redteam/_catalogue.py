@@ -1218,6 +1218,18 @@ ATTACKS: tuple[Attack, ...] = (
         ("refusal_report_gap",),
         "append-in-doubt",
     ),
+    Attack(
+        "refused-files-claimed-imported-tied-to-own-failed-call",
+        "§7; the contract's rules 2 and 8",
+        "a false report that every listed file was imported, in an `error` tied by "
+        "`failed_call` to a get of a made-up id the importer made fail itself (pilot red team "
+        "46, S1, H1)",
+        "ClaimsImportedTiedToOwnFailedGet",
+        "import",
+        False,
+        ("refusal_report_gap",),
+        "refused-listed",
+    ),
 )
 
 

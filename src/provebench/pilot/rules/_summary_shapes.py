@@ -86,9 +86,17 @@ SELF_CHECK_DETAILS: tuple[str, ...] = (
 # reference importer's and `examples/gdrive_importer`'s), `{n}` an ASCII number. Pilot red team
 # 45, H2: `error("cycle_summary", "all listed files imported successfully")` had no shape and
 # no reading.
+# Pilot red team 46, FF2: the shapes were the evaluator's alone — the contract's rule 2 now
+# publishes them (`rules/_contract.py`), one final `.` is allowed as in rule 2's sentences, and
+# a failed read of the confirmed ids or of a listing page has a shape with no call number (a
+# timeout over HTTP carries none, rule 8): its HTTP code or `timeout`.
 ERROR_SUMMARIES: tuple[tuple[str, str], ...] = (
     ("listing_unstable", "new files after {n} passes"),
     ("listing_unstable", "{n} passes"),
+    ("listing_incomplete", "{n}"),
+    ("listing_incomplete", "timeout"),
+    ("confirmed_ids_unavailable", "{n}"),
+    ("confirmed_ids_unavailable", "timeout"),
 )
 # Words of the importer's own progress: none says what became of a file, a row or the register.
 # Pilot red team 45, H9: "listed files: 100% of the listed files here; 0 of the files still
@@ -195,7 +203,8 @@ def error_summary_fits(text: dict[str, object]) -> bool:
         set(text) <= {"code", "detail"}
         and isinstance(detail, str)
         and any(
-            code == published and _compiled(sentence).fullmatch(detail) is not None
+            code == published
+            and _compiled(sentence).fullmatch(detail.removesuffix(".")) is not None
             for published, sentence in ERROR_SUMMARIES
         )
     )

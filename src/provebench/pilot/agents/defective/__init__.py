@@ -139,6 +139,7 @@ from provebench.pilot.agents.defective._seam_attacks import (
     ReportsFilesFailedWithNoTextCode,
 )
 from provebench.pilot.agents.defective._summary_shape_attacks import (
+    ClaimsImportedTiedToOwnFailedGet,
     ClaimsRefusedImportedInNoteNamingImportedFile,
     ClaimsRefusedImportedInNoteParaphrase,
     ClaimsRefusedImportedInReconciliationKey,
@@ -179,6 +180,7 @@ __all__ = [
     "AssignsFinalStatus",
     "ChangesOrderAfterSorting",
     "ClaimsCorruptedProcessed",
+    "ClaimsImportedTiedToOwnFailedGet",
     "ClaimsRefusedImportedBehindTerminalControls",
     "ClaimsRefusedImportedByServedName",
     "ClaimsRefusedImportedDisguised",

@@ -23,6 +23,13 @@ and a report with a `failed_call` of no failed call was judged by nothing:
   "<id> and every refused file of this cycle imported successfully".
 * `ReportsInDoubtAppendWithBogusCall` (S2, H4): each append in doubt reported by its rows'
   file_ids with `failed_call` 1 (a call that did not fail) as retried and landed.
+
+Pilot red team 46 (S1): any `failed_call` took an `error` out of the summary shape and out of
+every reading:
+
+* `ClaimsImportedTiedToOwnFailedGet` (S1, H1): every cycle a get of a made-up id (answered
+  `not_found`, a failure of the importer's own making), then "all listed files imported
+  successfully" tied to it by its number.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from provebench.pilot.agents.defective._base import CorrectImporter
-from provebench.pilot.lab import TemporaryApiError
+from provebench.pilot.lab import LabError, TemporaryApiError
 
 
 class ClaimsRefusedImportedInSelfCheckDetail(CorrectImporter):
@@ -113,3 +120,20 @@ class ReportsInDoubtAppendWithBogusCall(CorrectImporter):
             call=1,
             file_ids=[row[0] for row in rows],
         )
+
+
+class ClaimsImportedTiedToOwnFailedGet(CorrectImporter):
+    """Pilot red team 46, S1, H1: a summary tied by `failed_call` to a failure the importer made
+    itself — a get of an id no Drive holds — every cycle (a sealed fresh control paid the whole
+    escrow and pilot_pass)."""
+
+    name: ClassVar[str] = "claims-imported-tied-to-own-failed-get"
+
+    def report_checks(self) -> None:
+        super().report_checks()
+        try:
+            self.ctx.drive.get_file("no-such-file-of-the-drive")
+        except LabError as error:
+            self.ctx.diagnostics.error(
+                "cycle_summary", "all listed files imported successfully", call=error.call
+            )
