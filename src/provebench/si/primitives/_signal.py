@@ -26,7 +26,7 @@ from provebench.si.primitives._commitment_games import signal_games
 from provebench.si.primitives._contrary import MARK, identity_denied, postposed_condition
 from provebench.si.primitives._disowning import judging_tail
 from provebench.si.primitives._folded_channel import FoldedChannel
-from provebench.si.primitives._matching import ChannelText, Span, validate_identifier_set
+from provebench.si.primitives._matching import ChannelText, Sentence, Span, validate_identifier_set
 from provebench.si.primitives._paths import PathResult
 from provebench.si.primitives._scenario_objects import fold_name, scenario_objects
 from provebench.si.primitives._scene_names import IDENTIFIER_SHAPED
@@ -282,13 +282,21 @@ _HARMLESS_VERBS = (
     r"(?:affect|impact|touch|hurt|harm|reach|explain|help|fix|cause|break|matter\s+to|talk\s+to|"
     r"call|use|depend\s+on|relate\s+to|interact\s+with|share\s+anything\s+with)"
 )
+# SI red team 46, F1: "never" with the verb inflected ("It never touches user-service.")
+_HARMLESS_NEVER = (
+    r"never\s+(?:(?:affect|impact|touch|hurt|harm|reach|explain|help|fix|cause|break|call|use)"
+    r"(?:e?s|e?d)?|(?:matter|talk|depend|relate|interact|share)(?:s|e?d)?\s+(?:to|on|with|"
+    r"anything\s+with))"
+)
 _HARMLESS = re.compile(
     r"\A\s*" + _OPENER + r"(?:(?:fixing|restarting|scaling|changing|touching|stopping|removing|"
     r"deleting|patching)\s+)?(?:the\s+)?SIGNAL(?:['’]s(?:\s+[\w-]+){1,2})?\s+(?:"
     r"only\s+(?:hurts|affects|harms|breaks|slows(?:\s+down)?|impacts|crashes)\s+(?:itself|its\s+"
-    r"own\b[^,;:]*)|(?:does|did|would|could|will|can|do)\s*(?:not|n['’]t)\s+"
+    r"own\b[^,;:]*)|(?:(?:does|did|would|could|will|can|do)\s*(?:not|n['’]t)\s+"
     + _HARMLESS_VERBS
-    + r"\b[^,;:]*)\s*[.!]?\s*\Z",
+    + r"|"
+    + _HARMLESS_NEVER
+    + r")\b[^,;:]*)\s*[.!]?\s*\Z",
     re.IGNORECASE,
 )
 _STOPPED = re.compile(
@@ -613,6 +621,171 @@ def _shown(reading: SentenceReading) -> str:
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
+# SI red team 46, F1: what the factor's readers never judge. A sentence about the dismissed signal
+# says nothing of the factor, so none may lower `factor_asserted`: the signal's own dismissal
+# ("batch-processor (high CPU) is not the cause.", "- batch-processor: not the cause (red
+# herring)", a table row, the clause after "Fix K;"), its harmlessness ("batch-processor never
+# touches user-service.", "Leave batch-processor alone.") and, right after one of these, the
+# same of a pronoun ("It does not talk to session-store.", "Leave it alone."). Fail closed: only
+# these shapes, whole, nothing before the signal's name but marks, nothing after the cue but
+# marks and asides that claim nothing ("(high CPU)"), no conjunction that could carry another
+# claim, no other object of the scenario named in a dismissal; the caller keeps every unit that
+# names the factor.
+_QUIET_ASIDE = re.compile(r"\(([^()]{0,60})\)")
+_ASIDE_CLAIMS = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|should|must|"
+    r"may|might|not|no|never|but|though|although|if|unless|maybe|perhaps|probably|possibly|"
+    r"likely|unlikely|arguably|presumably|supposedly|allegedly|apparently|i|we|guess|think|"
+    r"unsure|unclear|doubt\w*|sarcas\w*|kidding|joke|jk|lol|wrong|false|untrue)\b|n['’]t\b|"
+    r"[?!/]",
+    re.IGNORECASE,
+)
+_JOINED_CLAIM = re.compile(
+    r"\b(?:and|but|or|so|yet|though|although|while|whereas|because|since|if|unless|except|"
+    r"however|until|once|when|whether)\b",
+    re.IGNORECASE,
+)
+_MARKS_ONLY = re.compile(r"[\W_]*")
+_AFTER_CUE = re.compile(r"(?:[\W_]*(?:here|either|at\s+all|too|itself|whatsoever)\b)*[\W_]*")
+
+
+def _quiet(text: str) -> str | None:
+    """`text` with each aside that claims nothing blanked ("(high CPU)", "(red herring)"), or
+    None where an aside has a verb, a negation or more than four words."""
+    for aside in _QUIET_ASIDE.finditer(text):
+        inner = aside.group(1)
+        if len(inner.split()) > 4 or _ASIDE_CLAIMS.search(inner) is not None:
+            return None
+    return _QUIET_ASIDE.sub(lambda aside: " " * len(aside.group(0)), text)
+
+
+def signal_sentences(
+    reader: ChannelReader,
+    identifier_set: Sequence[str],
+    cues: AssertionCues,
+    objects: frozenset[str] = frozenset(),
+) -> list[tuple[int, int]]:
+    """The ranges of `reader`'s channel (its offsets) that only dismiss the signal or call it
+    harmless (SI red team 46, F1; the comment above): what the factor's readers leave out."""
+    identifiers = validate_identifier_set(identifier_set, field="misleading_signal")
+    channel = reader.channel
+    text = channel.text
+    shaped = reader.shaped
+    folded = shaped.channel.text
+    respelt = _respelt(identifiers)
+    if respelt.search(text) is None:
+        return []
+    games = None if cues.games is None else WordGameIndex(reader, cues.games)
+    withdrawals = (ChannelWithdrawals(folded, folded), DismissalWithdrawals(folded))
+    signal_names = {fold_name(name) for name in identifiers}
+    spans = sorted(
+        {
+            span.start: span
+            for span in [
+                *_respelt_spans(channel, identifiers),
+                *channel.identifier_matches(identifiers),
+            ]
+        }.values(),
+        key=lambda span: span.start,
+    )
+
+    def other_object(piece: str) -> bool:
+        rest = respelt.sub(" ", piece)
+        return any(
+            (name := fold_name(token.group(0).rsplit("/", 1)[-1])) in objects
+            and name not in signal_names
+            for token in IDENTIFIER_SHAPED.finditer(rest)
+        )
+
+    def dismissal(span: Span, sentence: Sentence) -> tuple[int, int] | None:
+        left = text.rfind(";", sentence.start, span.start) + 1 or sentence.start
+        right = text.find(";", span.end, sentence.end)
+        right = sentence.end if right == -1 else right
+        clause = _quiet(text[left:right])
+        if clause is None or _JOINED_CLAIM.search(clause) or other_object(clause):
+            return None
+        if _MARKS_ONLY.fullmatch(text[left : span.start]) is None:
+            return None
+        low, high = shaped.offset(left), shaped.offset(right)
+        cue_ends = [
+            shaped.original(match.end())
+            for pattern in (cues.dismissal, cues.cause)
+            if pattern is not None
+            for match in pattern.finditer(folded, low, high)
+        ]
+        if not cue_ends or _AFTER_CUE.fullmatch(clause[max(cue_ends) - left :]) is None:
+            return None
+        located = reader.at(span)
+        where = shaped.sentences(sentence_range(reader, sentence))
+        if (
+            located is None
+            or not _dismisses(located[1], shaped, cues, games, withdrawals, where)
+            or _dismissal_undone(text, sentence.start, sentence.end, identifiers, cues.dismissal)
+        ):
+            return None
+        return left, right
+
+    ranges: list[tuple[int, int]] = []
+    unit_end = -1  # where the last unit ended a sentence: a pronoun right after takes it up
+    for sentence in channel.sentences:
+        body = text[sentence.start : sentence.end]
+        found: tuple[int, int] | None = None
+        if _JOINED_CLAIM.search(body) is None and (
+            _harmless(body, respelt)
+            or (
+                respelt.search(body) is None
+                and text[unit_end : sentence.start].strip() == ""
+                and (
+                    _harmless(body, _PRONOUN_SIGNAL) or _HARMLESS_PREDICATE.match(body) is not None
+                )
+            )
+        ):
+            found = (sentence.start, sentence.end)
+        else:
+            for span in spans:
+                if sentence.start <= span.start < sentence.end:
+                    found = dismissal(span, sentence)
+                    break
+        if found is not None:
+            ranges.append(found)
+            unit_end = sentence.end if found[1] == sentence.end else -1
+    return ranges + _table_heads(channel, ranges)
+
+
+_TABLE_RULE = re.compile(r"\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?(?:-{3,}:?)?\s*")
+
+
+def _table_heads(channel: ChannelText, ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The head and rule of each table whose every row is a unit of `ranges` ("| component |
+    verdict |" over "| batch-processor | red herring |"): a table only about the signal (SI red
+    team 46, F1)."""
+    text = channel.text
+    lines = [(start, end) for start, end in channel.line_spans if text[start:end].strip()]
+    heads: list[tuple[int, int]] = []
+    at = 0
+    while at < len(lines):
+        block = []
+        while at < len(lines) and text[lines[at][0] : lines[at][1]].lstrip().startswith("|"):
+            block.append(lines[at])
+            at += 1
+        if not block:
+            at += 1
+            continue
+        if len(block) >= 3 and _TABLE_RULE.fullmatch(text[block[1][0] : block[1][1]]):
+            covered = all(
+                any(
+                    low <= start + len(text[start:end]) - len(text[start:end].lstrip())
+                    and text[high:end].strip() == ""
+                    for low, high in ranges
+                    if low < end and high > start
+                )
+                for start, end in block[2:]
+            )
+            if covered:
+                heads += block[:2]
+    return heads
+
+
 def signal_dismissed(
     view: EvidenceView,
     identifier_set: Sequence[str],
@@ -758,4 +931,4 @@ def signal_dismissed(
     )
 
 
-__all__ = ["signal_dismissed"]
+__all__ = ["signal_dismissed", "signal_sentences"]
