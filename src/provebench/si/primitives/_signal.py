@@ -26,6 +26,7 @@ from provebench.si.primitives._commitment_games import signal_games
 from provebench.si.primitives._contrary import MARK, identity_denied, postposed_condition
 from provebench.si.primitives._disowning import judging_tail
 from provebench.si.primitives._folded_channel import FoldedChannel
+from provebench.si.primitives._markup import read_markup
 from provebench.si.primitives._matching import ChannelText, Sentence, Span, validate_identifier_set
 from provebench.si.primitives._paths import PathResult
 from provebench.si.primitives._scenario_objects import fold_name, scenario_objects
@@ -80,8 +81,16 @@ def _dismisses(
         for match in pattern.finditer(text, low, high):
             yield shaped.original(match.start()), shaped.original(match.end())
 
+    def doubled(start: int, end: int) -> bool:
+        # SI red team 46, M4: a negator or a degree adverb before the cue's own negation
+        # ("hardly / barely / scarcely / not / never not the cause") cancels it (fail closed)
+        lead = shaped.offset(start)
+        return _DOUBLED.search(text, max(low, lead - 40), shaped.offset(end)) is not None
+
     if cues.dismissal is not None:
         for start, end in spans(cues.dismissal):
+            if doubled(start, end):
+                continue
             # the phrase's end too: a denial after it ("…, said nobody", "… would be wrong")
             if (
                 reading.blocking_rule(start, end) is None
@@ -91,10 +100,17 @@ def _dismisses(
                 return True
     return any(
         reading.blocking_rule(start) == "negated"
+        and not doubled(start, end)
         and not governed(start, end)
         and not withdrawn(start, end)
         for start, end in spans(cues.cause)
     )
+
+
+_DOUBLED = lazy_pattern(
+    r"\b(?:hardly|barely|scarcely|not|never)\s+(?:not|never)\b|n['’]t\s+(?:not|never)\b",
+    re.IGNORECASE,
+)
 
 
 def _dismissal_undone(
@@ -232,8 +248,15 @@ _OPENER = (
     r"(?:(?:correction|update|edit|actually|wait|well|oh|yes|no|in\s+fact|on\s+second\s+thought|"
     r"then\s+again|ok(?:ay)?|but|and|so|still|however|rather)\s*[:,;—–-]?\s*)*"
 )
+# SI red team 46, M3: a quantified subject takes the signal in with the rest ("Both are.", "All of
+# them are.", "Each is.")
+_QUANTIFIED = r"(?:both|all|each|either)(?:\s+of\s+them)?"
 _PRONOUN_AFFIRMS = re.compile(
-    r"\A\s*" + _OPENER + r"(?:it|that|this|they|which)\s+(?:is|was|are|were|does|did|do|has|"
+    r"\A\s*"
+    + _OPENER
+    + r"(?:it|that|this|they|which|"
+    + _QUANTIFIED
+    + r")\s+(?:is|was|are|were|does|did|do|has|"
     r"had|will|would|could|might|may|must|can)(?:\s*,?\s*(?:too|indeed|really|actually|after\s+"
     r"all|though|as\s+well|so|in\s+fact|the\s+(?:real\s+|actual\s+|true\s+|root\s+|main\s+)?"
     r"(?:cause|culprit|outage|problem|issue|fault|reason)))*\s*[.!]*\s*\Z",
@@ -245,7 +268,9 @@ _PRONOUN_AFFIRMS = re.compile(
 # nothing after it but adverbs of affirmation; the sentence holds no negation (checked by the
 # caller)
 _ELLIPTICAL_AFFIRMS = re.compile(
-    r"(?:\A|[\s,:;—–(-])(?:it|that|this|they|which)(?:\s+[\w'’]+){0,2}?\s+(?:is|was|are|were|"
+    r"(?:\A|[\s,:;—–(-])(?:it|that|this|they|which|"
+    + _QUANTIFIED
+    + r")(?:\s+[\w'’]+){0,2}?\s+(?:is|was|are|were|"
     r"does|did|do|has|had|will|would|could|might|may|must|can|'s|’s)(?:\s*,?\s*(?:too|indeed|"
     r"really|actually|after\s+all|though|as\s+well|so|in\s+fact|surely|certainly|definitely|"
     r"still|again|partly|somewhat|a\s+bit|kind\s+of|sort\s+of|the\s+(?:real\s+|actual\s+|"
@@ -351,7 +376,11 @@ def _harmless(clause: str, respelt: re.Pattern[str]) -> bool:
 # The pronoun opens the sentence after at most a lead-in closed by punctuation ("Wait,",
 # "That said,"), the openers of `_OPENER` and "I think (that)"
 _CONTRACTED = re.compile(r"\b(it|that|this|what)['’]s\b|\b(they|we)['’]re\b", re.IGNORECASE)
-_PRONOUN = r"(?:(?:it|that|this|they)(?:\s+one)?|its(?:\s+[\w-]+){1,2}?)"
+_PRONOUN = (
+    r"(?:(?:it|that|this|they)(?:\s+one)?|its(?:\s+[\w-]+){1,2}?|" + _QUANTIFIED + r"(?=\s+(?:is|"
+    r"are|was|were|do|does|did|has|have|had|will|would|could|can|may|might|must|should|"
+    r"contribute|matter|play|cause)))"
+)
 _PRONOUN_SUBJECT = re.compile(
     r"\A\s*(?:[^,:;—–.!?]{0,30}[,:;—–]\s*)?"
     + _OPENER
@@ -412,6 +441,22 @@ _WITHDRAWN = re.compile(
 )
 
 
+# SI red team 46, M5: the conventional markers of sarcasm after the dismissal, in its own sentence
+# ("… is not the cause /s", "…, said no one ever", "…, yeah right", "… Not!") or as the next
+# sentence; and M3: a quantified affirmation closing its own sentence ("…; both are.")
+_SARCASM = re.compile(
+    r"(?:(?<![\d\s])|\s)/s\b|\bsaid\s+no\s*(?:one|body)\b|\byeah,?\s+right\b|"
+    r"\bnot\s*!|\bsarcas(?:m|tic(?:ally)?)\b|\bjk\b|\bkidding\b",
+    re.IGNORECASE,
+)
+_OWN_QUANTIFIED = re.compile(
+    r"[;:,—–]\s*(?:(?:but|and|actually|in\s+fact|indeed|really)\s+)*"
+    + _QUANTIFIED
+    + r"\s+(?:is|are|was|were|do|does|did)\b(?!\s*(?:not\b|n['’]t))",
+    re.IGNORECASE,
+)
+
+
 def _pronoun_reopens(body: str) -> bool:
     """Whether a sentence after the dismissal opens on a pronoun subject and says anything of
     it but harmlessness (SI red team 44, H5; fail closed): not a verdict of harmlessness, a
@@ -438,6 +483,65 @@ def _pronoun_reopens(body: str) -> bool:
     return not any(
         _harmless(piece, _PRONOUN_SIGNAL) for piece in (said, said[lead.end() :] if lead else said)
     )
+
+
+# SI red team 46, M1: after the dismissal, a subject that is a noun phrase naming no object of the
+# scenario ("The job is guilty.", "Said job is nonetheless responsible.", "The CPU spike does
+# matter.") is read as a pronoun for the signal (fail closed, `_pronoun_reopens`, whose
+# `_HARMLESS_PREDICATE` is the exemption: "That job is unrelated."). It is not when one of its
+# words is part of another object's name and of none of the signal's ("The port is wrong." of
+# SESSION_STORE_PORT), or its head is the answer's own matter ("The fix is simple.")
+_NOUN_SUBJECT = re.compile(
+    r"\A(\s*(?:[^,:;—–.!?]{0,30}[,:;—–]\s*)?" + _OPENER + r")(?:the|that|this|these|those|said|"
+    r"such(?:\s+an?)?)\s+((?:[\w'’-]+\s+){1,4})",
+    re.IGNORECASE,
+)
+_ENDS_SUBJECT = frozenset(
+    {"is", "are", "was", "were", "be", "been", "does", "did", "do", "has", "had", "have", "will",
+     "would", "could", "should", "might", "may", "must", "can", "isn't", "aren't", "wasn't",
+     "doesn't", "didn't", "only", "just", "merely", "simply", "really", "also", "never", "not",
+     "nonetheless", "nevertheless", "partly", "still", "actually", "indeed", "certainly",
+     "probably", "definitely", "clearly", "too", "itself", "alone"}
+)  # fmt: skip
+_OWN_MATTER = frozenset(
+    {"fix", "remedy", "solution", "answer", "diagnosis", "evidence", "conclusion", "outage",
+     "incident", "symptom", "symptoms", "crash", "crashes", "cause", "culprit", "problem",
+     "issue", "fault", "error", "errors", "log", "logs", "result", "step", "rest", "value",
+     "change", "restart", "rollout", "deploy", "deployment", "pods", "pod"}
+)  # fmt: skip
+
+
+def _noun_alias(body: str, objects: frozenset[str], signal: frozenset[str]) -> str | None:
+    """`body` with a noun-phrase subject that names no object (M1 above) turned into "it", or
+    None."""
+    match = _NOUN_SUBJECT.match(body)
+    if match is None:
+        return None
+    words = match.group(2).split()
+    phrase: list[str] = []
+    for at, word in enumerate(words):
+        folded = word.casefold()
+        if folded in _ENDS_SUBJECT or (at and len(folded) > 3 and folded.endswith(("s", "ed"))):
+            break
+        phrase.append(folded)
+    else:
+        return None
+    if not phrase or phrase[-1] in _OWN_MATTER:
+        return None
+    others = objects - signal
+    parts = [fold_name(word) for word in phrase if len(fold_name(word)) >= 3]
+    if any(part in others for part in parts):
+        return None  # it names an object
+    # a word of the signal's names only ("the batch job") is the signal's; one of another
+    # object's too ("the config", "the port") is that object's
+    of_signal = any(
+        any(part in name for name in signal) and not any(part in name for name in others)
+        for part in parts
+    )
+    if not of_signal and any(part in name for part in parts for name in others):
+        return None  # a word of another object's name ("the port", "the config")
+    rest = body[match.end(1) :].split(None, 1 + len(phrase))[-1]
+    return f"{match.group(1)}it {rest}"
 
 
 def _clause_around(text: str, start: int, end: int, low: int, high: int) -> str:
@@ -475,6 +579,7 @@ def _after_dismissal(
     in_scope: Callable[[int], bool],
     objects: frozenset[str],
     respelt: re.Pattern[str] | None = None,
+    signal: frozenset[str] = frozenset(),
 ) -> str | None:
     """A later sentence that takes the dismissal back without naming the signal (SI red team
     42, H4): a bare affirmation about "it"/"that" (`_PRONOUN_AFFIRMS`), or "the real / second /
@@ -484,22 +589,34 @@ def _after_dismissal(
         return None
     channel = reader.channel
     text = channel.text
-    first = reader.sentence_of(dismissed)
+    # SI red team 46, M2: the sentences read with emphasis blanked, offsets kept: "**X is not the
+    # cause.** Actually it is." ends its first sentence at the markers the rules must not see
+    read = ChannelText(channel.channel, read_markup(text).text)
+    first = read.sentence_containing(dismissed.start, dismissed.end)
     if first is None:
         return None
     named = [span.start for span in spans]
     own = _WITHDRAWN.search(text, dismissed.end, first.end)
+    shown = " ".join(text[first.start : first.end].split())[:_SHOWN]
     if own is not None and text[own.start() : own.start() + 1] == ",":
         # "batch-processor is not the cause, or so I thought." (SI red team 45, H12)
-        shown = " ".join(text[first.start : first.end].split())[:_SHOWN]
         return f"the dismissal is taken back: {shown!r}"
-    for sentence in channel.sentences:
+    if (
+        _SARCASM.search(text, dismissed.end, first.end) is not None
+        or _OWN_QUANTIFIED.search(text, dismissed.end, first.end) is not None
+    ):
+        return f"the dismissal is taken back: {shown!r}"  # SI red team 46, M3 and M5
+    for sentence in read.sentences:
         if sentence.start <= first.start or not in_scope(sentence.start):
             continue
-        body = text[sentence.start : sentence.end]
-        shown = " ".join(body.split())[:_SHOWN]
-        if _PRONOUN_AFFIRMS.match(body) is not None or _WITHDRAWN.match(body) is not None:
-            return f"the dismissal is taken back: {shown!r}"  # SI red team 45, H12
+        body = read.text[sentence.start : sentence.end]
+        shown = " ".join(text[sentence.start : sentence.end].split())[:_SHOWN]
+        if (
+            _PRONOUN_AFFIRMS.match(body) is not None
+            or _WITHDRAWN.match(body) is not None
+            or _SARCASM.match(body.lstrip()) is not None
+        ):
+            return f"the dismissal is taken back: {shown!r}"  # SI red team 45, H12; 46, M5
         if respelt is not None and _harmless(body, respelt):
             continue  # itself a dismissal: "Leave batch-processor as it is." (SI red team 43)
         if _harmless(body, _PRONOUN_SIGNAL) and _takes_up_signal(
@@ -509,6 +626,13 @@ def _after_dismissal(
         negated = _NEGATED.search(body) is not None
         if not negated and _ELLIPTICAL_AFFIRMS.search(body) is not None:
             return f"the dismissal is taken back: {shown!r}"  # SI red team 43, H09
+        alias = None if respelt is None else _noun_alias(body, objects, signal)
+        if alias is not None and _pronoun_reopens(alias):
+            return f"the dismissal is taken back: {shown!r}"  # SI red team 46, M1
+        if alias is not None and (
+            _HARMLESS_PREDICATE.match(alias) is not None or _harmless(alias, _PRONOUN_SIGNAL)
+        ):
+            continue  # harmless of the signal's alias: "That job is unrelated." (M1)
         if _pronoun_reopens(body) and _takes_up_signal(reader, sentence.start, respelt, objects):
             return f"the dismissal is taken back: {shown!r}"  # SI red team 44, H5
         cause = None if negated else _CAUSES.search(body)
@@ -557,7 +681,15 @@ def _reopened(
     shaped = reader.shaped
     folded = shaped.channel.text
     respelt = _respelt(identifiers)
-    after_dismissal = _after_dismissal(reader, spans, dismissed, in_scope, objects, respelt)
+    after_dismissal = _after_dismissal(
+        reader,
+        spans,
+        dismissed,
+        in_scope,
+        objects,
+        respelt,
+        frozenset(fold_name(name) for name in identifiers),
+    )
     if after_dismissal is not None:
         return after_dismissal
     for span in spans:
@@ -677,7 +809,7 @@ def signal_sentences(
         return []
     games = None if cues.games is None else WordGameIndex(reader, cues.games)
     withdrawals = (ChannelWithdrawals(folded, folded), DismissalWithdrawals(folded))
-    signal_names = {fold_name(name) for name in identifiers}
+    signal_names = frozenset(fold_name(name) for name in identifiers)
     spans = sorted(
         {
             span.start: span
@@ -735,8 +867,9 @@ def signal_sentences(
             or (
                 respelt.search(body) is None
                 and text[unit_end : sentence.start].strip() == ""
-                and (
-                    _harmless(body, _PRONOUN_SIGNAL) or _HARMLESS_PREDICATE.match(body) is not None
+                and any(
+                    _harmless(said, _PRONOUN_SIGNAL) or _HARMLESS_PREDICATE.match(said) is not None
+                    for said in (body, _noun_alias(body, objects, signal_names) or body)
                 )
             )
         ):

@@ -1214,18 +1214,28 @@ def _plain_assertion(
     shaped = reader.shaped
     spans = shaped.spans(factor_spans)
     fold = shaped.channel
+    whole: list[tuple[int, int]] = []
     if signal is not None:
         # SI red team 46, F1: what only dismisses the misleading signal or calls it harmless
-        # (`_signal.signal_sentences`) says nothing of the factor; these readers never see it.
-        # A range that names the factor stays (fail closed); lengths are kept, so offsets hold
+        # (`_signal.signal_sentences`) says nothing of the factor, and no shape in it is judged.
+        # A range that names the factor stays (fail closed). A whole sentence stays in the text,
+        # the context of the next ("X is not the cause. It is, though." is still read); a
+        # clause of a longer sentence ("Fix K; X is not the cause.") is blanked, lengths kept
         kept = [
             (start, end)
             for start, end in signal(reader, frozenset(fold_name(name) for name in objects))
             if not any(start <= span.start < end for span in factor_spans)
         ]
-        if kept:
+        clauses = []
+        for start, end in kept:
+            sentence = reader.channel.sentence_containing(start, start + 1)
+            if sentence is None or (sentence.start >= start and sentence.end <= end):
+                whole.append((start, end))
+            else:
+                clauses.append((start, end))
+        if clauses:
             folded, said = list(fold.text), list(original)
-            for start, end in kept:
+            for start, end in clauses:
                 low, high = shaped.offset(start), shaped.offset(end)
                 folded[low:high] = " " * (high - low)
                 if end <= len(said):
@@ -1267,6 +1277,8 @@ def _plain_assertion(
     ]:
         start = shaped.original(shape.start)
         end = shaped.original(max(shape.start + 1, shape.end))
+        if any(low <= start < high for low, high in whole):
+            continue  # on the dismissed signal only (SI red team 46, F1)
         located = reader.at_range(start, max(start + 1, end))
         if located is None:
             located = reader.at_range(start, start + 1)
