@@ -1277,7 +1277,7 @@ def _plain_assertion(
     ]:
         start = shaped.original(shape.start)
         end = shaped.original(max(shape.start + 1, shape.end))
-        if any(low <= start < high for low, high in whole):
+        if any(low <= start and end <= high for low, high in whole):
             continue  # on the dismissed signal only (SI red team 46, F1)
         located = reader.at_range(start, max(start + 1, end))
         if located is None:
