@@ -90,6 +90,7 @@ TAKEN_BACK = [
     M + " Not!",
     # F1 kept closed: what only looks like a dismissal still reaches the factor's readers
     B + " batch-processor (the port is probably fine) is not the cause.",
+    B + " batch-processor (port fine) is not the cause.",
     B + " batch-processor is not the cause (maybe).",
     B + " batch-processor is not the cause (or is it?).",
     M + " It never touches user-service, probably.",

@@ -764,14 +764,16 @@ def _shown(reading: SentenceReading) -> str:
 # claim, no other object of the scenario named in a dismissal; the caller keeps every unit that
 # names the factor.
 _QUIET_ASIDE = re.compile(r"\(([^()]{0,60})\)")
-_ASIDE_CLAIMS = re.compile(
-    r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|should|must|"
-    r"may|might|not|no|never|but|though|although|if|unless|maybe|perhaps|probably|possibly|"
-    r"likely|unlikely|arguably|presumably|supposedly|allegedly|apparently|i|we|guess|think|"
-    r"unsure|unclear|doubt\w*|sarcas\w*|kidding|joke|jk|lol|wrong|false|untrue)\b|n['’]t\b|"
-    r"[?!/]",
-    re.IGNORECASE,
-)
+# the words an aside on the signal may hold (fail closed: "(port fine)" is no such aside)
+_ASIDE_WORDS = frozenset(
+    {"high", "cpu", "memory", "load", "usage", "spike", "spikes", "spiking", "busy", "noisy",
+     "loud", "pegged", "red", "herring", "decoy", "distraction", "noise", "nightly", "hourly",
+     "daily", "batch", "cron", "job", "jobs", "the", "a", "an", "its", "unrelated", "harmless",
+     "benign", "irrelevant", "at", "percent", "queue", "logs", "errors", "connection", "cores",
+     "only", "just", "symptom", "neighbour", "neighbor", "of", "in", "on", "pod", "pods"}
+)  # fmt: skip
+_ASIDE_WORD = re.compile(r"[\w'’%.-]+")
+_NUMBER = re.compile(r"[\d.,]+%?|~?\d[\w.%]*")
 _JOINED_CLAIM = re.compile(
     r"\b(?:and|but|or|so|yet|though|although|while|whereas|because|since|if|unless|except|"
     r"however|until|once|when|whether)\b",
@@ -782,11 +784,17 @@ _AFTER_CUE = re.compile(r"(?:[\W_]*(?:here|either|at\s+all|too|itself|whatsoever
 
 
 def _quiet(text: str) -> str | None:
-    """`text` with each aside that claims nothing blanked ("(high CPU)", "(red herring)"), or
-    None where an aside has a verb, a negation or more than four words."""
+    """`text` with each aside that claims nothing blanked ("(high CPU)", "(red herring)",
+    "(95% CPU)"), or None where an aside has more than four words or one off `_ASIDE_WORDS`
+    that is no number."""
     for aside in _QUIET_ASIDE.finditer(text):
-        inner = aside.group(1)
-        if len(inner.split()) > 4 or _ASIDE_CLAIMS.search(inner) is not None:
+        words = _ASIDE_WORD.findall(aside.group(1))
+        if len(aside.group(1).split()) > 4 or any(
+            word.casefold() not in _ASIDE_WORDS and _NUMBER.fullmatch(word) is None
+            for word in words
+        ):
+            return None
+        if re.search(r"[?!/]", aside.group(1)):
             return None
     return _QUIET_ASIDE.sub(lambda aside: " " * len(aside.group(0)), text)
 
@@ -833,7 +841,7 @@ def signal_sentences(
         left = text.rfind(";", sentence.start, span.start) + 1 or sentence.start
         right = text.find(";", span.end, sentence.end)
         right = sentence.end if right == -1 else right
-        clause = _quiet(text[left:right])
+        clause = _quiet(respelt.sub(lambda name: " " * len(name.group(0)), text[left:right]))
         if clause is None or _JOINED_CLAIM.search(clause) or other_object(clause):
             return None
         if _MARKS_ONLY.fullmatch(text[left : span.start]) is None:
