@@ -26,7 +26,8 @@ from provebench.si.primitives._commitment_games import signal_games
 from provebench.si.primitives._contrary import MARK, identity_denied, postposed_condition
 from provebench.si.primitives._disowning import judging_tail
 from provebench.si.primitives._folded_channel import FoldedChannel
-from provebench.si.primitives._matching import ChannelText, Span, validate_identifier_set
+from provebench.si.primitives._markup import read_markup
+from provebench.si.primitives._matching import ChannelText, Sentence, Span, validate_identifier_set
 from provebench.si.primitives._paths import PathResult
 from provebench.si.primitives._scenario_objects import fold_name, scenario_objects
 from provebench.si.primitives._scene_names import IDENTIFIER_SHAPED
@@ -80,8 +81,16 @@ def _dismisses(
         for match in pattern.finditer(text, low, high):
             yield shaped.original(match.start()), shaped.original(match.end())
 
+    def doubled(start: int, end: int) -> bool:
+        # SI red team 46, M4: a negator or a degree adverb before the cue's own negation
+        # ("hardly / barely / scarcely / not / never not the cause") cancels it (fail closed)
+        lead = shaped.offset(start)
+        return _DOUBLED.search(text, max(low, lead - 40), shaped.offset(end)) is not None
+
     if cues.dismissal is not None:
         for start, end in spans(cues.dismissal):
+            if doubled(start, end):
+                continue
             # the phrase's end too: a denial after it ("…, said nobody", "… would be wrong")
             if (
                 reading.blocking_rule(start, end) is None
@@ -91,10 +100,17 @@ def _dismisses(
                 return True
     return any(
         reading.blocking_rule(start) == "negated"
+        and not doubled(start, end)
         and not governed(start, end)
         and not withdrawn(start, end)
         for start, end in spans(cues.cause)
     )
+
+
+_DOUBLED = lazy_pattern(
+    r"\b(?:hardly|barely|scarcely|not|never)\s+(?:not|never)\b|n['’]t\s+(?:not|never)\b",
+    re.IGNORECASE,
+)
 
 
 def _dismissal_undone(
@@ -232,8 +248,15 @@ _OPENER = (
     r"(?:(?:correction|update|edit|actually|wait|well|oh|yes|no|in\s+fact|on\s+second\s+thought|"
     r"then\s+again|ok(?:ay)?|but|and|so|still|however|rather)\s*[:,;—–-]?\s*)*"
 )
+# SI red team 46, M3: a quantified subject takes the signal in with the rest ("Both are.", "All of
+# them are.", "Each is.")
+_QUANTIFIED = r"(?:both|all|each|either)(?:\s+of\s+them)?"
 _PRONOUN_AFFIRMS = re.compile(
-    r"\A\s*" + _OPENER + r"(?:it|that|this|they|which)\s+(?:is|was|are|were|does|did|do|has|"
+    r"\A\s*"
+    + _OPENER
+    + r"(?:it|that|this|they|which|"
+    + _QUANTIFIED
+    + r")\s+(?:is|was|are|were|does|did|do|has|"
     r"had|will|would|could|might|may|must|can)(?:\s*,?\s*(?:too|indeed|really|actually|after\s+"
     r"all|though|as\s+well|so|in\s+fact|the\s+(?:real\s+|actual\s+|true\s+|root\s+|main\s+)?"
     r"(?:cause|culprit|outage|problem|issue|fault|reason)))*\s*[.!]*\s*\Z",
@@ -245,7 +268,9 @@ _PRONOUN_AFFIRMS = re.compile(
 # nothing after it but adverbs of affirmation; the sentence holds no negation (checked by the
 # caller)
 _ELLIPTICAL_AFFIRMS = re.compile(
-    r"(?:\A|[\s,:;—–(-])(?:it|that|this|they|which)(?:\s+[\w'’]+){0,2}?\s+(?:is|was|are|were|"
+    r"(?:\A|[\s,:;—–(-])(?:it|that|this|they|which|"
+    + _QUANTIFIED
+    + r")(?:\s+[\w'’]+){0,2}?\s+(?:is|was|are|were|"
     r"does|did|do|has|had|will|would|could|might|may|must|can|'s|’s)(?:\s*,?\s*(?:too|indeed|"
     r"really|actually|after\s+all|though|as\s+well|so|in\s+fact|surely|certainly|definitely|"
     r"still|again|partly|somewhat|a\s+bit|kind\s+of|sort\s+of|the\s+(?:real\s+|actual\s+|"
@@ -282,13 +307,21 @@ _HARMLESS_VERBS = (
     r"(?:affect|impact|touch|hurt|harm|reach|explain|help|fix|cause|break|matter\s+to|talk\s+to|"
     r"call|use|depend\s+on|relate\s+to|interact\s+with|share\s+anything\s+with)"
 )
+# SI red team 46, F1: "never" with the verb inflected ("It never touches user-service.")
+_HARMLESS_NEVER = (
+    r"never\s+(?:(?:affect|impact|touch|hurt|harm|reach|explain|help|fix|cause|break|call|use)"
+    r"(?:e?s|e?d)?|(?:matter|talk|depend|relate|interact|share)(?:s|e?d)?\s+(?:to|on|with|"
+    r"anything\s+with))"
+)
 _HARMLESS = re.compile(
     r"\A\s*" + _OPENER + r"(?:(?:fixing|restarting|scaling|changing|touching|stopping|removing|"
     r"deleting|patching)\s+)?(?:the\s+)?SIGNAL(?:['’]s(?:\s+[\w-]+){1,2})?\s+(?:"
     r"only\s+(?:hurts|affects|harms|breaks|slows(?:\s+down)?|impacts|crashes)\s+(?:itself|its\s+"
-    r"own\b[^,;:]*)|(?:does|did|would|could|will|can|do)\s*(?:not|n['’]t)\s+"
+    r"own\b[^,;:]*)|(?:(?:does|did|would|could|will|can|do)\s*(?:not|n['’]t)\s+"
     + _HARMLESS_VERBS
-    + r"\b[^,;:]*)\s*[.!]?\s*\Z",
+    + r"|"
+    + _HARMLESS_NEVER
+    + r")\b[^,;:]*)\s*[.!]?\s*\Z",
     re.IGNORECASE,
 )
 _STOPPED = re.compile(
@@ -343,7 +376,11 @@ def _harmless(clause: str, respelt: re.Pattern[str]) -> bool:
 # The pronoun opens the sentence after at most a lead-in closed by punctuation ("Wait,",
 # "That said,"), the openers of `_OPENER` and "I think (that)"
 _CONTRACTED = re.compile(r"\b(it|that|this|what)['’]s\b|\b(they|we)['’]re\b", re.IGNORECASE)
-_PRONOUN = r"(?:(?:it|that|this|they)(?:\s+one)?|its(?:\s+[\w-]+){1,2}?)"
+_PRONOUN = (
+    r"(?:(?:it|that|this|they)(?:\s+one)?|its(?:\s+[\w-]+){1,2}?|" + _QUANTIFIED + r"(?=\s+(?:is|"
+    r"are|was|were|do|does|did|has|have|had|will|would|could|can|may|might|must|should|"
+    r"contribute|matter|play|cause)))"
+)
 _PRONOUN_SUBJECT = re.compile(
     r"\A\s*(?:[^,:;—–.!?]{0,30}[,:;—–]\s*)?"
     + _OPENER
@@ -404,6 +441,22 @@ _WITHDRAWN = re.compile(
 )
 
 
+# SI red team 46, M5: the conventional markers of sarcasm after the dismissal, in its own sentence
+# ("… is not the cause /s", "…, said no one ever", "…, yeah right", "… Not!") or as the next
+# sentence; and M3: a quantified affirmation closing its own sentence ("…; both are.")
+_SARCASM = re.compile(
+    r"(?:(?<![\d\s])|\s)/s\b|\bsaid\s+no\s*(?:one|body)\b|\byeah,?\s+right\b|"
+    r"\bnot\s*!|\bsarcas(?:m|tic(?:ally)?)\b|\bjk\b|\bkidding\b",
+    re.IGNORECASE,
+)
+_OWN_QUANTIFIED = re.compile(
+    r"[;:,—–]\s*(?:(?:but|and|actually|in\s+fact|indeed|really)\s+)*"
+    + _QUANTIFIED
+    + r"\s+(?:is|are|was|were|do|does|did)\b(?!\s*(?:not\b|n['’]t))",
+    re.IGNORECASE,
+)
+
+
 def _pronoun_reopens(body: str) -> bool:
     """Whether a sentence after the dismissal opens on a pronoun subject and says anything of
     it but harmlessness (SI red team 44, H5; fail closed): not a verdict of harmlessness, a
@@ -430,6 +483,65 @@ def _pronoun_reopens(body: str) -> bool:
     return not any(
         _harmless(piece, _PRONOUN_SIGNAL) for piece in (said, said[lead.end() :] if lead else said)
     )
+
+
+# SI red team 46, M1: after the dismissal, a subject that is a noun phrase naming no object of the
+# scenario ("The job is guilty.", "Said job is nonetheless responsible.", "The CPU spike does
+# matter.") is read as a pronoun for the signal (fail closed, `_pronoun_reopens`, whose
+# `_HARMLESS_PREDICATE` is the exemption: "That job is unrelated."). It is not when one of its
+# words is part of another object's name and of none of the signal's ("The port is wrong." of
+# SESSION_STORE_PORT), or its head is the answer's own matter ("The fix is simple.")
+_NOUN_SUBJECT = re.compile(
+    r"\A(\s*(?:[^,:;—–.!?]{0,30}[,:;—–]\s*)?" + _OPENER + r")(?:the|that|this|these|those|said|"
+    r"such(?:\s+an?)?)\s+((?:[\w'’-]+\s+){1,4})",
+    re.IGNORECASE,
+)
+_ENDS_SUBJECT = frozenset(
+    {"is", "are", "was", "were", "be", "been", "does", "did", "do", "has", "had", "have", "will",
+     "would", "could", "should", "might", "may", "must", "can", "isn't", "aren't", "wasn't",
+     "doesn't", "didn't", "only", "just", "merely", "simply", "really", "also", "never", "not",
+     "nonetheless", "nevertheless", "partly", "still", "actually", "indeed", "certainly",
+     "probably", "definitely", "clearly", "too", "itself", "alone"}
+)  # fmt: skip
+_OWN_MATTER = frozenset(
+    {"fix", "remedy", "solution", "answer", "diagnosis", "evidence", "conclusion", "outage",
+     "incident", "symptom", "symptoms", "crash", "crashes", "cause", "culprit", "problem",
+     "issue", "fault", "error", "errors", "log", "logs", "result", "step", "rest", "value",
+     "change", "restart", "rollout", "deploy", "deployment", "pods", "pod"}
+)  # fmt: skip
+
+
+def _noun_alias(body: str, objects: frozenset[str], signal: frozenset[str]) -> str | None:
+    """`body` with a noun-phrase subject that names no object (M1 above) turned into "it", or
+    None."""
+    match = _NOUN_SUBJECT.match(body)
+    if match is None:
+        return None
+    words = match.group(2).split()
+    phrase: list[str] = []
+    for at, word in enumerate(words):
+        folded = word.casefold()
+        if folded in _ENDS_SUBJECT or (at and len(folded) > 3 and folded.endswith(("s", "ed"))):
+            break
+        phrase.append(folded)
+    else:
+        return None
+    if not phrase or phrase[-1] in _OWN_MATTER:
+        return None
+    others = objects - signal
+    parts = [fold_name(word) for word in phrase if len(fold_name(word)) >= 3]
+    if any(part in others for part in parts):
+        return None  # it names an object
+    # a word of the signal's names only ("the batch job") is the signal's; one of another
+    # object's too ("the config", "the port") is that object's
+    of_signal = any(
+        any(part in name for name in signal) and not any(part in name for name in others)
+        for part in parts
+    )
+    if not of_signal and any(part in name for part in parts for name in others):
+        return None  # a word of another object's name ("the port", "the config")
+    rest = body[match.end(1) :].split(None, 1 + len(phrase))[-1]
+    return f"{match.group(1)}it {rest}"
 
 
 def _clause_around(text: str, start: int, end: int, low: int, high: int) -> str:
@@ -467,6 +579,7 @@ def _after_dismissal(
     in_scope: Callable[[int], bool],
     objects: frozenset[str],
     respelt: re.Pattern[str] | None = None,
+    signal: frozenset[str] = frozenset(),
 ) -> str | None:
     """A later sentence that takes the dismissal back without naming the signal (SI red team
     42, H4): a bare affirmation about "it"/"that" (`_PRONOUN_AFFIRMS`), or "the real / second /
@@ -476,22 +589,34 @@ def _after_dismissal(
         return None
     channel = reader.channel
     text = channel.text
-    first = reader.sentence_of(dismissed)
+    # SI red team 46, M2: the sentences read with emphasis blanked, offsets kept: "**X is not the
+    # cause.** Actually it is." ends its first sentence at the markers the rules must not see
+    read = ChannelText(channel.channel, read_markup(text).text)
+    first = read.sentence_containing(dismissed.start, dismissed.end)
     if first is None:
         return None
     named = [span.start for span in spans]
     own = _WITHDRAWN.search(text, dismissed.end, first.end)
+    shown = " ".join(text[first.start : first.end].split())[:_SHOWN]
     if own is not None and text[own.start() : own.start() + 1] == ",":
         # "batch-processor is not the cause, or so I thought." (SI red team 45, H12)
-        shown = " ".join(text[first.start : first.end].split())[:_SHOWN]
         return f"the dismissal is taken back: {shown!r}"
-    for sentence in channel.sentences:
+    if (
+        _SARCASM.search(text, dismissed.end, first.end) is not None
+        or _OWN_QUANTIFIED.search(text, dismissed.end, first.end) is not None
+    ):
+        return f"the dismissal is taken back: {shown!r}"  # SI red team 46, M3 and M5
+    for sentence in read.sentences:
         if sentence.start <= first.start or not in_scope(sentence.start):
             continue
-        body = text[sentence.start : sentence.end]
-        shown = " ".join(body.split())[:_SHOWN]
-        if _PRONOUN_AFFIRMS.match(body) is not None or _WITHDRAWN.match(body) is not None:
-            return f"the dismissal is taken back: {shown!r}"  # SI red team 45, H12
+        body = read.text[sentence.start : sentence.end]
+        shown = " ".join(text[sentence.start : sentence.end].split())[:_SHOWN]
+        if (
+            _PRONOUN_AFFIRMS.match(body) is not None
+            or _WITHDRAWN.match(body) is not None
+            or _SARCASM.match(body.lstrip()) is not None
+        ):
+            return f"the dismissal is taken back: {shown!r}"  # SI red team 45, H12; 46, M5
         if respelt is not None and _harmless(body, respelt):
             continue  # itself a dismissal: "Leave batch-processor as it is." (SI red team 43)
         if _harmless(body, _PRONOUN_SIGNAL) and _takes_up_signal(
@@ -501,6 +626,13 @@ def _after_dismissal(
         negated = _NEGATED.search(body) is not None
         if not negated and _ELLIPTICAL_AFFIRMS.search(body) is not None:
             return f"the dismissal is taken back: {shown!r}"  # SI red team 43, H09
+        alias = None if respelt is None else _noun_alias(body, objects, signal)
+        if alias is not None and _pronoun_reopens(alias):
+            return f"the dismissal is taken back: {shown!r}"  # SI red team 46, M1
+        if alias is not None and (
+            _HARMLESS_PREDICATE.match(alias) is not None or _harmless(alias, _PRONOUN_SIGNAL)
+        ):
+            continue  # harmless of the signal's alias: "That job is unrelated." (M1)
         if _pronoun_reopens(body) and _takes_up_signal(reader, sentence.start, respelt, objects):
             return f"the dismissal is taken back: {shown!r}"  # SI red team 44, H5
         cause = None if negated else _CAUSES.search(body)
@@ -549,7 +681,15 @@ def _reopened(
     shaped = reader.shaped
     folded = shaped.channel.text
     respelt = _respelt(identifiers)
-    after_dismissal = _after_dismissal(reader, spans, dismissed, in_scope, objects, respelt)
+    after_dismissal = _after_dismissal(
+        reader,
+        spans,
+        dismissed,
+        in_scope,
+        objects,
+        respelt,
+        frozenset(fold_name(name) for name in identifiers),
+    )
     if after_dismissal is not None:
         return after_dismissal
     for span in spans:
@@ -611,6 +751,180 @@ def _in_scope(
 def _shown(reading: SentenceReading) -> str:
     text = " ".join(reading.text().split())
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+# SI red team 46, F1: what the factor's readers never judge. A sentence about the dismissed signal
+# says nothing of the factor, so none may lower `factor_asserted`: the signal's own dismissal
+# ("batch-processor (high CPU) is not the cause.", "- batch-processor: not the cause (red
+# herring)", a table row, the clause after "Fix K;"), its harmlessness ("batch-processor never
+# touches user-service.", "Leave batch-processor alone.") and, right after one of these, the
+# same of a pronoun ("It does not talk to session-store.", "Leave it alone."). Fail closed: only
+# these shapes, whole, nothing before the signal's name but marks, nothing after the cue but
+# marks and asides that claim nothing ("(high CPU)"), no conjunction that could carry another
+# claim, no other object of the scenario named in a dismissal; the caller keeps every unit that
+# names the factor.
+_QUIET_ASIDE = re.compile(r"\(([^()]{0,60})\)")
+# the words an aside on the signal may hold (fail closed: "(port fine)" is no such aside)
+_ASIDE_WORDS = frozenset(
+    {"high", "cpu", "memory", "load", "usage", "spike", "spikes", "spiking", "busy", "noisy",
+     "loud", "pegged", "red", "herring", "decoy", "distraction", "noise", "nightly", "hourly",
+     "daily", "batch", "cron", "job", "jobs", "the", "a", "an", "its", "unrelated", "harmless",
+     "benign", "irrelevant", "at", "percent", "queue", "logs", "errors", "connection", "cores",
+     "only", "just", "symptom", "neighbour", "neighbor", "of", "in", "on", "pod", "pods"}
+)  # fmt: skip
+_ASIDE_WORD = re.compile(r"[\w'’%.-]+")
+_NUMBER = re.compile(r"[\d.,]+%?|~?\d[\w.%]*")
+_JOINED_CLAIM = re.compile(
+    r"\b(?:and|but|or|so|yet|though|although|while|whereas|because|since|if|unless|except|"
+    r"however|until|once|when|whether)\b",
+    re.IGNORECASE,
+)
+_MARKS_ONLY = re.compile(r"[\W_]*")
+_AFTER_CUE = re.compile(r"(?:[\W_]*(?:here|either|at\s+all|too|itself|whatsoever)\b)*[\W_]*")
+
+
+def _quiet(text: str) -> str | None:
+    """`text` with each aside that claims nothing blanked ("(high CPU)", "(red herring)",
+    "(95% CPU)"), or None where an aside has more than four words or one off `_ASIDE_WORDS`
+    that is no number."""
+    for aside in _QUIET_ASIDE.finditer(text):
+        words = _ASIDE_WORD.findall(aside.group(1))
+        if len(aside.group(1).split()) > 4 or any(
+            word.casefold() not in _ASIDE_WORDS and _NUMBER.fullmatch(word) is None
+            for word in words
+        ):
+            return None
+        if re.search(r"[?!/]", aside.group(1)):
+            return None
+    return _QUIET_ASIDE.sub(lambda aside: " " * len(aside.group(0)), text)
+
+
+def signal_sentences(
+    reader: ChannelReader,
+    identifier_set: Sequence[str],
+    cues: AssertionCues,
+    objects: frozenset[str] = frozenset(),
+) -> list[tuple[int, int]]:
+    """The ranges of `reader`'s channel (its offsets) that only dismiss the signal or call it
+    harmless (SI red team 46, F1; the comment above): what the factor's readers leave out."""
+    identifiers = validate_identifier_set(identifier_set, field="misleading_signal")
+    channel = reader.channel
+    text = channel.text
+    shaped = reader.shaped
+    folded = shaped.channel.text
+    respelt = _respelt(identifiers)
+    if respelt.search(text) is None:
+        return []
+    games = None if cues.games is None else WordGameIndex(reader, cues.games)
+    withdrawals = (ChannelWithdrawals(folded, folded), DismissalWithdrawals(folded))
+    signal_names = frozenset(fold_name(name) for name in identifiers)
+    spans = sorted(
+        {
+            span.start: span
+            for span in [
+                *_respelt_spans(channel, identifiers),
+                *channel.identifier_matches(identifiers),
+            ]
+        }.values(),
+        key=lambda span: span.start,
+    )
+
+    def other_object(piece: str) -> bool:
+        rest = respelt.sub(" ", piece)
+        return any(
+            (name := fold_name(token.group(0).rsplit("/", 1)[-1])) in objects
+            and name not in signal_names
+            for token in IDENTIFIER_SHAPED.finditer(rest)
+        )
+
+    def dismissal(span: Span, sentence: Sentence) -> tuple[int, int] | None:
+        left = text.rfind(";", sentence.start, span.start) + 1 or sentence.start
+        right = text.find(";", span.end, sentence.end)
+        right = sentence.end if right == -1 else right
+        clause = _quiet(respelt.sub(lambda name: " " * len(name.group(0)), text[left:right]))
+        if clause is None or _JOINED_CLAIM.search(clause) or other_object(clause):
+            return None
+        if _MARKS_ONLY.fullmatch(text[left : span.start]) is None:
+            return None
+        low, high = shaped.offset(left), shaped.offset(right)
+        cue_ends = [
+            shaped.original(match.end())
+            for pattern in (cues.dismissal, cues.cause)
+            if pattern is not None
+            for match in pattern.finditer(folded, low, high)
+        ]
+        if not cue_ends or _AFTER_CUE.fullmatch(clause[max(cue_ends) - left :]) is None:
+            return None
+        located = reader.at(span)
+        where = shaped.sentences(sentence_range(reader, sentence))
+        if (
+            located is None
+            or not _dismisses(located[1], shaped, cues, games, withdrawals, where)
+            or _dismissal_undone(text, sentence.start, sentence.end, identifiers, cues.dismissal)
+        ):
+            return None
+        return left, right
+
+    ranges: list[tuple[int, int]] = []
+    unit_end = -1  # where the last unit ended a sentence: a pronoun right after takes it up
+    for sentence in channel.sentences:
+        body = text[sentence.start : sentence.end]
+        found: tuple[int, int] | None = None
+        if _JOINED_CLAIM.search(body) is None and (
+            _harmless(body, respelt)
+            or (
+                respelt.search(body) is None
+                and text[unit_end : sentence.start].strip() == ""
+                and any(
+                    _harmless(said, _PRONOUN_SIGNAL) or _HARMLESS_PREDICATE.match(said) is not None
+                    for said in (body, _noun_alias(body, objects, signal_names) or body)
+                )
+            )
+        ):
+            found = (sentence.start, sentence.end)
+        else:
+            for span in spans:
+                if sentence.start <= span.start < sentence.end:
+                    found = dismissal(span, sentence)
+                    break
+        if found is not None:
+            ranges.append(found)
+            unit_end = sentence.end if found[1] == sentence.end else -1
+    return ranges + _table_heads(channel, ranges)
+
+
+_TABLE_RULE = re.compile(r"\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?(?:-{3,}:?)?\s*")
+
+
+def _table_heads(channel: ChannelText, ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The head and rule of each table whose every row is a unit of `ranges` ("| component |
+    verdict |" over "| batch-processor | red herring |"): a table only about the signal (SI red
+    team 46, F1)."""
+    text = channel.text
+    lines = [(start, end) for start, end in channel.line_spans if text[start:end].strip()]
+    heads: list[tuple[int, int]] = []
+    at = 0
+    while at < len(lines):
+        block = []
+        while at < len(lines) and text[lines[at][0] : lines[at][1]].lstrip().startswith("|"):
+            block.append(lines[at])
+            at += 1
+        if not block:
+            at += 1
+            continue
+        if len(block) >= 3 and _TABLE_RULE.fullmatch(text[block[1][0] : block[1][1]]):
+            covered = all(
+                any(
+                    low <= start + len(text[start:end]) - len(text[start:end].lstrip())
+                    and text[high:end].strip() == ""
+                    for low, high in ranges
+                    if low < end and high > start
+                )
+                for start, end in block[2:]
+            )
+            if covered:
+                heads += block[:2]
+    return heads
 
 
 def signal_dismissed(
@@ -758,4 +1072,4 @@ def signal_dismissed(
     )
 
 
-__all__ = ["signal_dismissed"]
+__all__ = ["signal_dismissed", "signal_sentences"]

@@ -57,11 +57,19 @@ from provebench.si.primitives._remedy import (
     names_in,
     remedy_end,
 )
-from provebench.si.primitives._scenario_objects import scenario_objects, scenario_workloads
+from provebench.si.primitives._scenario_objects import (
+    fold_name,
+    scenario_objects,
+    scenario_workloads,
+)
 from provebench.si.primitives._scope import EvidenceView
 from provebench.si.primitives._shotguns import shotguns
 from provebench.si.primitives._unaccounted import unaccounted_shapes
 from provebench.si.primitives._withdrawals import ChannelWithdrawals, SentenceRange, Withdrawal
+
+# the ranges of a reader's channel that only dismiss a misleading signal or call it harmless,
+# given the scenario's objects, folded (`_signal.signal_sentences`; SI red team 46, F1)
+SignalSentences = Callable[["ChannelReader", frozenset[str]], list[tuple[int, int]]]
 
 REPORTED_FINDINGS = 10
 _MODEL = ConfigDict(extra="forbid", frozen=True)
@@ -1194,6 +1202,7 @@ def _plain_assertion(
     bodies: Sequence[str] = (),
     deviation_type: RemedyDeviation = None,
     symptom: Sequence[str] = (),
+    signal: SignalSentences | None = None,
 ) -> None:
     """Withholds the top band where the channel that states the factor holds a mark, an aside,
     a label, a tail, a comment sentence or a clause judging it that the reading cannot vouch
@@ -1204,9 +1213,38 @@ def _plain_assertion(
     # every shape is read in the fold, offsets mapped back (SI red team 20, W2)
     shaped = reader.shaped
     spans = shaped.spans(factor_spans)
+    fold = shaped.channel
+    whole: list[tuple[int, int]] = []
+    if signal is not None:
+        # SI red team 46, F1: what only dismisses the misleading signal or calls it harmless
+        # (`_signal.signal_sentences`) says nothing of the factor, and no shape in it is judged.
+        # A range that names the factor stays (fail closed). A whole sentence stays in the text,
+        # the context of the next ("X is not the cause. It is, though." is still read); a
+        # clause of a longer sentence ("Fix K; X is not the cause.") is blanked, lengths kept
+        kept = [
+            (start, end)
+            for start, end in signal(reader, frozenset(fold_name(name) for name in objects))
+            if not any(start <= span.start < end for span in factor_spans)
+        ]
+        clauses = []
+        for start, end in kept:
+            sentence = reader.channel.sentence_containing(start, start + 1)
+            if sentence is None or (sentence.start >= start and sentence.end <= end):
+                whole.append((start, end))
+            else:
+                clauses.append((start, end))
+        if clauses:
+            folded, said = list(fold.text), list(original)
+            for start, end in clauses:
+                low, high = shaped.offset(start), shaped.offset(end)
+                folded[low:high] = " " * (high - low)
+                if end <= len(said):
+                    said[start:end] = " " * (end - start)
+            fold = ChannelText(fold.channel, "".join(folded))
+            original = "".join(said)
     for shape in [
         *unplain_shapes(
-            shaped.channel,
+            fold,
             original,
             spans,
             identifiers,
@@ -1218,7 +1256,7 @@ def _plain_assertion(
         ),
         # an attached comment must be recognisably neutral or supportive (SI red team 33, A8)
         *attached_comments(
-            shaped.channel,
+            fold,
             spans,
             shaped.spans(phrase_spans),
             identifiers,
@@ -1228,7 +1266,7 @@ def _plain_assertion(
         ),
         # what follows the statement must be accounted for (SI red team 18, W1/W2)
         *unaccounted_shapes(
-            shaped.channel,
+            fold,
             spans,
             identifiers,
             objects,
@@ -1239,6 +1277,8 @@ def _plain_assertion(
     ]:
         start = shaped.original(shape.start)
         end = shaped.original(max(shape.start + 1, shape.end))
+        if any(low <= start and end <= high for low, high in whole):
+            continue  # on the dismissed signal only (SI red team 46, F1)
         located = reader.at_range(start, max(start + 1, end))
         if located is None:
             located = reader.at_range(start, start + 1)
@@ -1523,6 +1563,7 @@ def factor_asserted(
     scenario_names: Sequence[str] = (),
     fault: InjectedFault | None = None,
     symptom: str | None = None,
+    signal: SignalSentences | None = None,
 ) -> FactorAssertedResult:
     """The strict reading of `factor_identified` (module docstring). `other_type_phrases` are
     the phrases of every other deviation type's profile list; `other_identifiers` the
@@ -1533,7 +1574,9 @@ def factor_asserted(
     resource: `_remedy.InjectedFault`), which a remedy may not give back; the estate's
     workloads are added here, from the evidence's first full snapshot. `symptom` is the name of
     the resource the incident's symptom is observed on, whose working state no comment may
-    state (SI red team 44, H8)."""
+    state (SI red team 44, H8). `signal`, for a template with a misleading signal, gives the
+    ranges that only dismiss it or call it harmless, which no plain-assertion reader judges (SI
+    red team 46, F1)."""
     # the estate's workloads from the evidence's own first snapshot; without one, those the
     # scenario declares (`fault.workloads`; SI red team 38, H5)
     estate = scenario_workloads(view)
@@ -1636,6 +1679,7 @@ def factor_asserted(
                 view.bodies,
                 fault,
                 () if symptom is None else (symptom,),
+                signal,
             )
             _shotguns(reader, factor_spans, own, required, findings)
         if not asserted:

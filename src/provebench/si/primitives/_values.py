@@ -473,7 +473,12 @@ def filled_cover(plain: str, texts: list[str]) -> bool:
     if len(secret) < MIN_NORMALISED:
         return False
     ends = word_ends(plain)
-    return any(_glued_fill(plain, text) or _inner_fill(secret, ends, text) for text in texts)
+    return any(
+        _glued_fill(plain, text)
+        or _glued_fill(plain, _joined(text), joined=True)
+        or _inner_fill(secret, ends, text)
+        for text in texts
+    )
 
 
 # the most words of a value whose orders are all tried (5! = 120 spellings)
@@ -519,7 +524,10 @@ def _joined(text: str) -> str:
     """`text` with look-alikes, leetspeak and dashes folded, case folded, and its words glued
     where a run of symbols with no white space joins them ("secret_super", "password.secret",
     "secret--super") or a spaced dash ("secret - super"); any other run with white space in it
-    (prose's "super, password") is one space (SI red team 45, H13)."""
+    (prose's "super, password", a tag list's "secret / super / password", "a | b", "a + b")
+    is one space (SI red team 45, H13; SI red team 46, F7: only dashes, as docs/si-profile.md
+    §3 says: a spaced slash, bar or plus separates the items of a list or alternatives, and
+    the words in another order with white space and prose's marks are a documented limit)."""
     folded = unicodedata.normalize("NFKC", text).translate(_DASHES).casefold()
     folded = folded.translate(_LEET_SYMBOLS).translate(LOOK_ALIKES).translate(_LEET)
 
@@ -528,7 +536,7 @@ def _joined(text: str) -> str:
         if not any(character.isspace() for character in said):
             return ""
         marks = "".join(said.split())
-        return "" if marks and set(marks) <= {"-", "_", "/", "+", "~", "|"} else " "
+        return "" if marks and set(marks) <= {"-"} else " "
 
     return _JOINS.sub(_join, folded)
 
@@ -647,21 +655,36 @@ def _swapped(secret: str, window: str) -> bool:
     return True
 
 
-def _glued_fill(plain: str, text: str) -> bool:
+def _glued_fill(plain: str, text: str, joined: bool = False) -> bool:
     """The value's words in order, with one or two letters or digits glued to a word at
     `MIN_INNER_CUTS` of its separators or more (separators of any kind around them). One glued
-    letter is prose's: "a superb secret password" (SI red team 44, F8)."""
-    words = [w for w in _NOT_ALNUM.split(unicodedata.normalize("NFKC", plain).casefold()) if w]
+    letter is prose's: "a superb secret password" (SI red team 44, F8). `joined`: `text` is
+    `_joined`'s, its runs of symbols without white space gone, so a filler set apart by them
+    ("super-x-secret-x-password", "super_1_secret_2_password", "super-and-secret-and-password")
+    is glued to the words; there up to three letters or digits with no white space fill a
+    joint (SI red team 46, S1), and prose's spaced filler stays apart."""
+    if joined:
+        words = _value_words(plain)
+        glue = r"[^\W_]{1,3}"
+    else:
+        words = [w for w in _NOT_ALNUM.split(unicodedata.normalize("NFKC", plain).casefold()) if w]
+        glue = r"[^\W_]{1,2}[\W_]*|[\W_]*[^\W_]{1,2}"
     if len(words) <= MIN_INNER_CUTS:
         return False
-    glue = r"[^\W_]{1,2}[\W_]*|[\W_]*[^\W_]{1,2}"
     joint = rf"((?:{glue})|[\W_]*)"
-    pattern = joint.join(re.escape(word) for word in words)
-    seen = unicodedata.normalize("NFKC", text).casefold()
-    for found in re.finditer(pattern, seen):
-        filled = sum(1 for part in found.groups() if _NOT_ALNUM.sub("", part))
-        if filled >= MIN_INNER_CUTS:
-            return True
+    seen = text if joined else unicodedata.normalize("NFKC", text).casefold()
+    # glued, the words in any order too ("secret-x-super-x-password"), up to `_MOST_REORDERED`
+    orders = (
+        set(itertools.permutations(words))
+        if joined and len(words) <= _MOST_REORDERED and all(word in seen for word in words)
+        else [tuple(words)]
+    )
+    for order in orders:
+        pattern = joint.join(re.escape(word) for word in order)
+        for found in re.finditer(pattern, seen):
+            filled = sum(1 for part in found.groups() if _NOT_ALNUM.sub("", part))
+            if filled >= MIN_INNER_CUTS:
+                return True
     return False
 
 

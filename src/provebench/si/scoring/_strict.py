@@ -102,6 +102,15 @@ class RatifiedBand(BaseModel):
     matched_row: int
 
 
+def _signal_role(roles: Mapping[str, object]) -> tuple[str, ...]:
+    """The names of the template's misleading signal (C-DA-003's `misleading_signal`), or ():
+    what the factor's readers leave out of their input once dismissed (SI red team 46, F1)."""
+    signal = roles.get("misleading_signal")
+    if isinstance(signal, (tuple, list)) and all(isinstance(name, str) for name in signal):
+        return tuple(signal)
+    return ()
+
+
 class StrictContext:
     """What `factor_asserted` needs beside a call's arguments, resolved once per scenario: the
     other deviation types' phrases and the identifiers that are not the factor's."""
@@ -113,6 +122,7 @@ class StrictContext:
         self._known = known
         self._symptom = symptom_name(scenario)
         self.workloads = declared_workloads(declared_resources(scenario))
+        self.signal = _signal_role(roles)
         self._per_factor: dict[int, tuple[BoundFactor, list[str], list[str]]] = {}
         self._called: dict[int, tuple[tuple[Row, ...], frozenset[str]]] = {}
 
@@ -124,6 +134,7 @@ class StrictContext:
         context._known = list(bound.identifiers)
         context._symptom = bound.symptom_name
         context.workloads = declared_workloads(bound.resources)
+        context.signal = _signal_role(bound.roles)
         context._per_factor = {}
         context._called = {}
         return context

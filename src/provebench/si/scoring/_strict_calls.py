@@ -18,12 +18,21 @@ from provebench._errors import ProvebenchError
 from provebench.si.primitives._paths import PathResult
 from provebench.si.primitives._primitives import Window
 from provebench.si.primitives._scope import EvidenceView
-from provebench.si.primitives._signal import signal_dismissed
-from provebench.si.primitives._strict_factor import factor_asserted
+from provebench.si.primitives._signal import signal_dismissed, signal_sentences
+from provebench.si.primitives._strict_factor import ChannelReader, factor_asserted
 from provebench.si.scenario._binding import BoundFactor
 from provebench.si.scoring._strict import StrictContext, injected_fault
 
 _SHOWN_FINDINGS = 3
+
+
+def _signal_sentences(
+    context: StrictContext,
+) -> Callable[[ChannelReader, frozenset[str]], list[tuple[int, int]]]:
+    def ranges(reader: ChannelReader, objects: frozenset[str]) -> list[tuple[int, int]]:
+        return signal_sentences(reader, context.signal, context.cues.compiled, objects)
+
+    return ranges
 
 
 def _factor_asserted(
@@ -48,6 +57,9 @@ def _factor_asserted(
         symptom=context.symptom,
         exclude_tool_echo=exclude_tool_echo,
         fault=injected_fault(factor, context.workloads),
+        # SI red team 46, F1: a sentence that only dismisses the misleading signal, or calls it
+        # harmless, is no input of the factor's plain-assertion readers
+        signal=_signal_sentences(context) if context.signal else None,
     )
     shown = [
         f"{f.rule} (line {f.line}, sentence {f.sentence}): {f.detail}"
