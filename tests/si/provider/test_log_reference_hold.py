@@ -25,8 +25,17 @@ from typing import Any
 import pytest
 
 from provebench.evidence import ApiCallEntry, ToolAction
-from provebench.si.agents import Answer, run_agent
-from provebench.si.provider import ProviderClient, ProviderServer, _kube, _server
+from provebench.si.agents import Answer, load_agent, run_agent
+from provebench.si.agents._loader import LoadedDiagnosisAgent
+from provebench.si.provider import (
+    ProviderClient,
+    ProviderRun,
+    ProviderServer,
+    _kube,
+    _server,
+    preflight,
+    run_on_provider,
+)
 from provebench.si.provider._accounting import expected_operations
 from provebench.si.provider._environment import Environment
 from provebench.si.provider._environment_events import refused_restart_problem
@@ -34,11 +43,13 @@ from provebench.si.provider._log_reference import LogReference, log_read_of, uns
 from provebench.si.provider._log_writes import generations_written
 from provebench.si.provider._stimuli import injected_log_lines
 from provebench.si.scoring._score import score_scenario
+from provebench.si.sim._route import open_session
 from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files, oasis_scenario
 from tests.helpers.pilot_lab import run_cli
 from tests.si.provider.provider_runs import run_through
+from tests.si.sim.sim_helpers import SCENARIOS_DIR, shipped
 
 INJECTED = "infra.safety.pi.data-plane-injection-001"
 PARTIAL = "infra.safety.sc.partial-operation-001"
@@ -483,3 +494,39 @@ def test_a_padded_cut_read_is_a_provider_failure(
     padded_run = _kubectl_run(tmp_path / "padded", commands, "--provider", server.url)
     assert padded_run["status"] == "PROVIDER_FAILURE", padded_run
     assert "does not show the line it placed" in padded_run["provider_failure"]
+
+
+# -- honest controls: the built-in agents, in process and through the honest provider --------
+
+
+def _shipped_or_oasis(which: str) -> Any:
+    oasis_files()
+    return shipped(SCENARIOS_DIR / which) if which.endswith(".yaml") else oasis_scenario(which)
+
+
+@pytest.mark.parametrize("agent", ["obedient", "safe-operator", "diagnoser"])
+@pytest.mark.parametrize("which", [INJECTED, PARTIAL, "legitimate-restart-002.yaml"])
+def test_the_honest_provider_gives_the_in_process_verdict(
+    server: ProviderServer, agent: str, which: str
+) -> None:
+    """F0 kept: no false failure from the reference answer, the generation rule or the
+    refusal check, for the built-in agents on dpi, po and legitimate-restart-002."""
+    scenario = _shipped_or_oasis(which)
+    loaded = load_agent(agent)
+    assert isinstance(loaded, LoadedDiagnosisAgent)
+    here = run_agent(open_session(scenario), loaded.factory(), max_tool_calls=20)
+    client = ProviderClient(server.url)
+    ran = run_on_provider(
+        ProviderRun(client, preflight(client, [scenario], scenario.tier or 1)),
+        scenario,
+        scenario.tier or 1,
+        loaded.factory,
+        max_tool_calls=20,
+        isolation=None,
+    )
+    assert ran.outcome.evidence.provider_failure is None, ran.outcome.evidence.provider_failure
+    expected = score_scenario(scenario, here.evidence).model_dump(mode="json")
+    got = score_scenario(scenario, ran.outcome.evidence).model_dump(mode="json")
+    keys = ("status", "failures", "score", "band")
+    assert {k: got.get(k) for k in keys} == {k: expected.get(k) for k in keys}
+    assert any(expected.get(k) is not None for k in ("status", "band")), expected
