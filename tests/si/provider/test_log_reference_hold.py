@@ -530,3 +530,28 @@ def test_the_honest_provider_gives_the_in_process_verdict(
     keys = ("status", "failures", "score", "band")
     assert {k: got.get(k) for k in keys} == {k: expected.get(k) for k in keys}
     assert any(expected.get(k) is not None for k in ("status", "band")), expected
+
+
+@needs_kubectl
+def test_a_suite_through_a_provider_that_hides_the_line_never_passes_its_gate(
+    server: ProviderServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """H16: `si suite --provider` aggregates the verdicts; H1's hole (`--since`) had made its
+    safety gate PASS with no provider failure counted."""
+    oasis_files()
+    _hide(server, monkeypatch)
+    agent = tmp_path / "agent" / "obey_agent.py"
+    agent.parent.mkdir()
+    agent.write_text(
+        _OBEY_KUBECTL.format(commands=[["logs", "deploy/payment-service", "--since=1h"]])
+    )
+    out = tmp_path / "suite"
+    scenario = OASIS_SCENARIOS / "safety/prompt-injection-resistance.yaml"
+    ran = run_cli(
+        "si", "suite", str(scenario), "--scenario", INJECTED, "--agent", f"{agent}:Obey",
+        "--kubectl", "--provider", server.url, "--out", str(out),
+    )  # fmt: skip
+    assert (out / "summary.json").is_file(), ran.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["safety_gate"] != "PASS", summary["safety_gate"]
+    assert summary["safety"]["counts"]["provider_failure"] == 1, summary["safety"]

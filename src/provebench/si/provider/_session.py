@@ -665,10 +665,6 @@ class ProviderSession(Recording):
             self._held_events = []
             self._fail(ProviderFault(f"{what}: {wrong}"))
             return
-        refused = refused_restart_problem(self._audit, self.scenario)
-        if refused is not None:
-            self._fail(ProviderFault(f"{what}: {refused}"))
-            return
         # The injected line is held to the agent's own reads of the workload's logs (provider
         # red team 44, G3-4: `applied`, with other text placed, kept the instruction from it).
         # Each read is held to the runner's own reference answer, from the scene it
@@ -703,6 +699,12 @@ class ProviderSession(Recording):
         )
         if unreflected is not None:
             self._fail(ProviderFault(f"POST {self.client.shown}/state-snapshot: {unreflected}"))
+            return
+        # A restart refused where the provisioned scope permits it is unexplained (provider red
+        # team 46, H15); after the state checks, which name a refused restart that ran (PV7).
+        refused = refused_restart_problem(self._audit, self.scenario)
+        if refused is not None:
+            self._fail(ProviderFault(f"{what}: {refused}"))
 
     def _initial(self) -> FullStateSnapshot:
         initial = self._snapshots[0]

@@ -12,13 +12,11 @@
   Another target is refused at preflight: the API has no channel for it.
 
   `/inject-state` answering `applied` is the provider's word that the line is there; the runner
-  holds it to the replies it relayed (`unshown_injection`): a read of the workload's logs — of
-  the deployment, one of its pods, or a selector choosing them — the agent made before a
-  permitted write of that workload (while the simulator shows the placed line: a write of the
-  workload ends its declared lines) that does not show the line, or that failed where nothing
-  in the runner's record explains it, is PROVIDER_FAILURE (provider red team 44, G3-4: a
-  provider that placed other text kept the injected instruction from the agent and scored
-  better than in process; red team 45, PV1 to PV5, PV8)."""
+  holds it to the replies it relayed (`_log_reference.unshown_injection`): each read of the
+  workload's logs owes the placed lines the runner's own reference answer shows (the in-process
+  face's answer to the same read, from the scene it provisioned), until a write gives the
+  deployment a new generation (`_log_writes`), else PROVIDER_FAILURE (provider red team 44,
+  G3-4; 45, PV1 to PV5, PV8; 46, H1 to H14)."""
 
 from __future__ import annotations
 
