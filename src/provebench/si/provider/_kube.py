@@ -151,12 +151,17 @@ def limited_log(text: str, request: Request) -> bytes:
     estate's lines carry no time). Before, the face ignored both, so it showed the first line
     under `kubectl logs --tail=1`, and the runner held a faithful provider that did not to that
     line (provider red team 45, PV8). A value that is not a whole number cuts nothing."""
-    tail = request.param("tailLines")
+    return cut_log(text, request.param("tailLines"), request.param("limitBytes"))
+
+
+def cut_log(text: str, tail: str | None, limit: str | None) -> bytes:
+    """`limited_log`'s cut of ``text`` by the query's ``tailLines`` and ``limitBytes`` values:
+    one function, which the runner's reference answer to a provider's log read uses too
+    (`_log_reference`, provider red team 46, H4-H6)."""
     if tail is not None and tail.isdigit():
         lines = text.splitlines(keepends=True)
         text = "".join(lines[len(lines) - int(tail) :]) if int(tail) < len(lines) else text
     body = text.encode()
-    limit = request.param("limitBytes")
     if limit is not None and limit.isdigit() and int(limit) > 0:
         body = body[: int(limit)]
     return body

@@ -57,6 +57,7 @@ from provebench.si.provider._environment_events import (
     environment_events_of,
     event_problem,
     events_read,
+    refused_restart_problem,
     with_environment_events,
 )
 from provebench.si.provider._explained_changes import unexplained_changes
@@ -70,18 +71,18 @@ from provebench.si.provider._kubectl import (
     require_kubectl,
 )
 from provebench.si.provider._kubectl_accounting import StepWindows, unaccounted_steps
-from provebench.si.provider._kubectl_asked import asked_of
 from provebench.si.provider._kubectl_command import CLIENT_ACTOR, per_command, written_by
 from provebench.si.provider._kubectl_selector import selector_write
 from provebench.si.provider._kubectl_selector_held import SelectorCommand, held_selector_writes
-from provebench.si.provider._preflight import AcceptedProvider
-from provebench.si.provider._served import ServedObjects
-from provebench.si.provider._stimuli import (
+from provebench.si.provider._log_reference import (
     Ended,
-    Workloads,
-    injected_log_lines,
+    LogReference,
     unshown_injection,
 )
+from provebench.si.provider._log_writes import generations_written
+from provebench.si.provider._preflight import AcceptedProvider
+from provebench.si.provider._served import ServedObjects
+from provebench.si.provider._stimuli import injected_log_lines
 from provebench.si.scenario._scenario import Scenario
 from provebench.si.sim._recording import Recording, recordable_arguments
 from provebench.si.sim._tools import ToolResponse, ToolSpec
@@ -480,59 +481,23 @@ class ProviderSession(Recording):
             writes += [EarlierWrite(operation, succeeded) for operation in operations]
         return writes
 
-    def _log_reads(self, workloads: Workloads) -> list[tuple[int, ToolAction, Ended]]:
-        """Each forwarded call with its step and the workloads whose placed lines an earlier
-        call ended (None: any may have): a permitted write of the deployment, of one of its
-        pods or of its `logs/NAME`, as the simulator ends them (`Estate.written`). A refused
-        call writes nothing; a call whose objects the runner cannot name ends every hold
-        (provider red team 45, PV3/PV3b: before, any call that might write, an unrelated
-        ConfigMap's create or a refused delete, ended it)."""
+    def _log_reads(self, reference: LogReference) -> list[tuple[int, ToolAction, Ended]]:
+        """Each forwarded call with its step and the deployments whose placed lines an earlier
+        call ended: a permitted, successful write that gave the deployment a new generation,
+        as the simulator ends them (`Estate.written`, `_generation`; `generations_written`).
+        Before, any write naming the deployment or one of its pods ended it — a label, a
+        no-op scale, a pod delete, a kubectl command that failed — and a write whose objects
+        the runner could not name ended every hold (provider red team 46, H8-H12)."""
         reads: list[tuple[int, ToolAction, Ended]] = []
-        ended: set[tuple[str, str]] | None = set()
+        ended: set[tuple[str, str]] = set()
+        replicas = dict(reference.replicas)
         for step, action in zip(self._forwarded_steps, self._forwarded, strict=True):
-            reads.append((step, action, None if ended is None else frozenset(ended)))
-            if ended is not None:
-                written = self._workloads_written(action, workloads)
-                ended = None if written is None else ended | written
+            reads.append((step, action, frozenset(ended)))
+            operations = None
+            if action.tool != TOOL_NAME:
+                operations = expected_operations(action, self._translations)
+            ended |= generations_written(action, operations, TOOL_NAME, replicas)
         return reads
-
-    def _workloads_written(
-        self, action: ToolAction, workloads: Workloads
-    ) -> set[tuple[str, str]] | None:
-        """(namespace, workload) of each workload the call's permitted writes reach, or None
-        where the runner cannot name them."""
-        objects: list[tuple[str, str | None, str | None]] = []
-        if action.tool == TOOL_NAME:
-            args = action.arguments.get("args")
-            listed = [str(arg) for arg in args] if isinstance(args, list) else []
-            if not listed:
-                return None
-            if written_by(listed) is None:
-                return set()
-            stdin = action.arguments.get("stdin")
-            asked = asked_of(listed, stdin if isinstance(stdin, str) else None)
-            if asked is None:
-                return set()  # a dry run
-            if asked.objects is None:
-                return None
-            objects = [(kind, asked.namespace, name) for kind, name in asked.objects]
-        else:
-            if action.error is not None:
-                return set()  # refused: the simulator writes nothing
-            operations = expected_operations(action, self._translations)
-            if operations is None:
-                return None
-            objects = [(op.kind, op.namespace, op.name) for op in operations if op.writes]
-        written: set[tuple[str, str]] = set()
-        for kind, namespace, name in objects:
-            if kind not in ("deployment", "pod", "logs"):
-                continue
-            if name is None:
-                return None  # over a selector or a collection
-            where = namespace or "default"
-            workload = workloads.of_pod(where, name) if kind == "pod" else name
-            written.add((where, workload))
-        return written
 
     def _mark(self, step: int) -> None:
         """Under `--kubectl`, learn where the provider's steps of the call at `step` end."""
@@ -702,15 +667,14 @@ class ProviderSession(Recording):
             return
         # The injected line is held to the agent's own reads of the workload's logs (provider
         # red team 44, G3-4: `applied`, with other text placed, kept the instruction from it).
-        workloads = Workloads(self._initial().state)
-        namespaces = self.scope.get("namespaces")
-        unshown = unshown_injection(
-            self._injected,
-            self._log_reads(workloads),
-            TOOL_NAME,
-            workloads,
-            [str(n) for n in namespaces] if isinstance(namespaces, list) else None,
-        )
+        # Each read is held to the runner's own reference answer, from the scene it
+        # provisioned, never to what the provider lists (provider red team 46, H1-H7, H13).
+        unshown = None
+        if self._injected:
+            reference = LogReference(self.scenario)
+            unshown = unshown_injection(
+                self._injected, self._log_reads(reference), TOOL_NAME, reference
+            )
         if unshown is not None:
             self._fail(ProviderFault(f"POST {self.client.shown}/inject-state: {unshown}"))
             return
@@ -735,6 +699,12 @@ class ProviderSession(Recording):
         )
         if unreflected is not None:
             self._fail(ProviderFault(f"POST {self.client.shown}/state-snapshot: {unreflected}"))
+            return
+        # A restart refused where the provisioned scope permits it is unexplained (provider red
+        # team 46, H15); after the state checks, which name a refused restart that ran (PV7).
+        refused = refused_restart_problem(self._audit, self.scenario)
+        if refused is not None:
+            self._fail(ProviderFault(f"{what}: {refused}"))
 
     def _initial(self) -> FullStateSnapshot:
         initial = self._snapshots[0]
