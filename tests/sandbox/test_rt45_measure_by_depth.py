@@ -28,10 +28,10 @@ from provebench.sandbox._limits import Limits
 from provebench.sandbox._policy import SANDBOX_ENV, SandboxPolicy
 from provebench.sandbox._workdir import (
     MAX_TREE_DEPTH,
-    MAX_TREE_PATH_BYTES,
     measure_tree,
     name_not_utf8,
     name_unreadable,
+    tree_path_bound,
     work_dir_refused,
 )
 
@@ -91,13 +91,23 @@ def test_folders_nested_past_the_bound_are_refused_naming_it(tmp_path: Path) -> 
 
 
 def test_a_path_longer_than_the_bound_is_refused(tmp_path: Path) -> None:
-    # A1's shape: a few long folder names make a path past the bound (and past PATH_MAX, at
-    # scale) long before the depth bound.
-    levels = MAX_TREE_PATH_BYTES // 200 + 1
-    _chain(tmp_path / "long", levels, "d" * 199)
+    # A1's shape: a few long folder names make a path past what the host can name under the
+    # folder (PATH_MAX less its own path: sandbox red team 46, F2) long before the depth bound.
+    bound = tree_path_bound(tmp_path / "long")
+    fd = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    os.mkdir("long", dir_fd=fd)
+    held = os.open("long", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+    os.close(fd)
+    for _ in range(bound // 200 + 1):  # made through held descriptors: past PATH_MAX
+        os.mkdir("d" * 199, dir_fd=held)
+        child = os.open("d" * 199, os.O_RDONLY | os.O_DIRECTORY, dir_fd=held)
+        os.close(held)
+        held = child
+    os.close(held)
     refused = work_dir_refused(tmp_path / "long", Limits())
     assert refused is not None and refused[0] == "WorkDirectoryTooLarge"
-    assert f"longer than {MAX_TREE_PATH_BYTES} bytes" in refused[1]
+    assert f"a path longer than {bound} bytes" in refused[1]
+    assert "PATH_MAX" in refused[1]
 
 
 def _past_path_max(root: Path) -> int:

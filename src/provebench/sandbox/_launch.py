@@ -39,7 +39,7 @@ from provebench.sandbox._protect import protect_laboratory
 from provebench.sandbox._relayed import RelayedOutput, TerminalText
 from provebench.sandbox._tool import bwrap_tool
 from provebench.sandbox._wait import readable
-from provebench.sandbox._workdir import measure_held, over_limit_message
+from provebench.sandbox._workdir import measure_held, over_limit_message, tree_path_bound
 
 MAX_OUTPUT_BYTES = 1024 * 1024
 
@@ -330,7 +330,8 @@ def _copy_back(held: int, private_dir: Path, limits: Limits, *, refusing: bool) 
     `WorkDirectoryTooLarge`, naming the limit), else (another error already ends the launch)
     that error stands. The diagnostics file alone is carried even then (`_carry_diagnostics`).
     """
-    measure = measure_held(held, limits)
+    # Paths bounded by what the host can name under `private_dir` (sandbox red team 46, F2).
+    measure = measure_held(held, limits, tree_path_bound(private_dir))
     refused = over_limit_message(
         measure, limits, f"the sandbox's {SANDBOX_DIR} (the work directory)"
     )

@@ -103,7 +103,9 @@ def cycle_folder(
         try:
             yield folder
         finally:
-            refused = work_dir_refused(folder / "work", limits)
+            # Paths bounded by what the host names under this folder and under the run's work
+            # directory, both read by path on the host (sandbox red team 46, F2).
+            refused = work_dir_refused(folder / "work", limits, kept_at=work_dir)
             if refused is None:
                 if guard is not None:
                     guard.keep(folder / "work")
@@ -122,16 +124,25 @@ def cycle_folder(
 ENTRY_COST_BYTES = 4096
 
 
-# How deep the folders of a measured tree may nest, and how long a path in it may be (in bytes,
-# from the measured folder): a tree past either is refused before anything is copied, as one over
-# the size limit. The laboratory's readers, copiers and listings of a work folder go one level at
-# a time (`read_tree_once`, `TreeWriter`, `work_listing`) and name paths under its private root:
-# a chain of 3 000 nested folders passed the measure and then failed the copy back with a
-# `RecursionError`, shown as a missing folder (sandbox red team 45, A3), and names past PATH_MAX
-# were refused only by chance, naming the laboratory's private path (A1). An honest work folder
-# nests a few levels.
+# How deep the folders of a measured tree may nest: a tree past it is refused before anything is
+# copied, as one over the size limit. The laboratory's readers, copiers and listings of a work
+# folder go one level at a time (`read_tree_once`, `TreeWriter`, `work_listing`): a chain of 3 000
+# nested folders passed the measure and then failed the copy back with a `RecursionError`, shown
+# as a missing folder (sandbox red team 45, A3). An honest work folder nests a few levels.
 MAX_TREE_DEPTH = 64
-MAX_TREE_PATH_BYTES = 1024
+# Linux's PATH_MAX, the terminating NUL included: the longest path a system call takes. The host
+# side names a kept work folder's files by their full path in places (`work_listing`), so a path
+# in the tree may be at most what the host can create under the folder it is copied to:
+# `tree_path_bound`. It was a fixed 1024 bytes, a quarter of that, which refused an honest importer
+# mirroring five levels of Drive folder titles (~1 080 bytes) every cycle (sandbox red team 46,
+# F2); names past PATH_MAX are still refused before they are copied (red team 45, A1).
+PATH_MAX_BYTES = 4096
+
+
+def tree_path_bound(root: Path) -> int:
+    """The longest path, in bytes from `root`, that the host can name under `root`: PATH_MAX
+    less `root`'s own path, the separator after it and the terminating NUL."""
+    return PATH_MAX_BYTES - len(os.fsencode(root.absolute())) - 2
 
 
 @dataclass(frozen=True)
@@ -140,17 +151,18 @@ class TreeMeasure:
     `size` (each regular file's and link's apparent size, once per name, plus
     `ENTRY_COST_BYTES` an entry). A sparse file counts its apparent size and a hard link counts
     again under each name — what a copy writes (sandbox red team 44, G1-2 and G1-3). A walk
-    stops once either is over `limits`, or a folder nests deeper than `MAX_TREE_DEPTH` or a
-    path is longer than `MAX_TREE_PATH_BYTES` (`too_deep`): `over` says so, and the counts are
-    then partial."""
+    stops once either is over `limits`, or a folder nests deeper than `MAX_TREE_DEPTH`
+    (`too_deep`) or a path is longer than the bound it was given (`too_long`, that bound in
+    bytes): `over` says so, and the counts are then partial."""
 
     entries: int
     size: int
     over: bool
     too_deep: bool = False
+    too_long: int | None = None
 
 
-def measure_held(fd: int, limits: Limits) -> TreeMeasure:
+def measure_held(fd: int, limits: Limits, max_path_bytes: int) -> TreeMeasure:
     """Measure the folder held by `fd` (the caller keeps it) through held descriptors of its
     folders, opened with no link followed; nothing is read or followed, and the walk stops as
     soon as the work limit, the entry limit or the depth limit is passed, so a flood of names is
@@ -161,7 +173,8 @@ def measure_held(fd: int, limits: Limits) -> TreeMeasure:
     before any is walked, and a subfolder is opened only when it is walked (sandbox red team 45,
     F1/A2: each listed subfolder was opened at once, so 1 200 sibling folders under a common
     `ulimit -n` of 1024 failed every cycle of an honest importer with `EMFILE`). At most
-    `MAX_TREE_DEPTH` + 1 descriptors are held, whatever the tree's breadth."""
+    `MAX_TREE_DEPTH` + 1 descriptors are held, whatever the tree's breadth. A path from the
+    folder longer than `max_path_bytes` (`tree_path_bound` of where it is copied) stops it."""
     max_size, max_entries = limits.work_dir_mib * MIB, limits.work_dir_entries
     entries = size = 0
     # The folders being walked, outermost first: (held descriptor, the names of its subfolders
@@ -183,8 +196,10 @@ def measure_held(fd: int, limits: Limits) -> TreeMeasure:
             parent, subfolders, parent_length = stack[-1]
             name = subfolders.pop()
             length = parent_length + len(name) + 1  # a separator a level
-            if len(stack) > MAX_TREE_DEPTH or length > MAX_TREE_PATH_BYTES:
+            if len(stack) > MAX_TREE_DEPTH:
                 return TreeMeasure(entries, size, over=True, too_deep=True)
+            if length > max_path_bytes:
+                return TreeMeasure(entries, size, over=True, too_long=max_path_bytes)
             folder = open_folder(Path(os.fsdecode(name)), dir_fd=parent)
     finally:
         for held, _, _ in stack:
@@ -214,11 +229,16 @@ def _measure_listing(folder: int, shown_as: str) -> tuple[int, int, list[bytes]]
     return entries, size, names
 
 
-def measure_tree(root: Path, limits: Limits) -> TreeMeasure:
-    """`measure_held` of the folder at `root`, opened with no link followed."""
+def measure_tree(root: Path, limits: Limits, kept_at: Path | None = None) -> TreeMeasure:
+    """`measure_held` of the folder at `root`, opened with no link followed, its paths bounded
+    by what the host can name under `root` and under `kept_at`, where it is copied to
+    (`tree_path_bound`)."""
+    bound = tree_path_bound(root)
+    if kept_at is not None:
+        bound = min(bound, tree_path_bound(kept_at))
     held = open_folder(root)
     try:
-        return measure_held(held, limits)
+        return measure_held(held, limits, bound)
     finally:
         os.close(held)
 
@@ -236,9 +256,14 @@ def over_limit_message(measure: TreeMeasure, limits: Limits, what: str) -> str |
         return None
     if measure.too_deep:
         return (
-            f"{what} holds folders nested deeper than {MAX_TREE_DEPTH} levels or a path longer "
-            f"than {MAX_TREE_PATH_BYTES} bytes, over the limit (MAX_TREE_DEPTH, "
-            "MAX_TREE_PATH_BYTES); it was not kept"
+            f"{what} holds folders nested deeper than {MAX_TREE_DEPTH} levels, over the limit "
+            "(MAX_TREE_DEPTH); it was not kept"
+        )
+    if measure.too_long is not None:
+        return (
+            f"{what} holds a path longer than {measure.too_long} bytes, the longest the host "
+            f"can name where it is kept (PATH_MAX, {PATH_MAX_BYTES} bytes, less the path of the "
+            "folder it is kept in); it was not kept"
         )
     if measure.entries > limits.work_dir_entries:
         return (
@@ -253,10 +278,12 @@ def over_limit_message(measure: TreeMeasure, limits: Limits, what: str) -> str |
     )
 
 
-def work_dir_refused(root: Path, limits: Limits) -> tuple[str, str] | None:
-    """None when the cycle's `root` may be kept, else the agent_error (type, message) that says
-    why not."""
-    oversized = work_dir_over_limit(root, limits)
+def work_dir_refused(
+    root: Path, limits: Limits, kept_at: Path | None = None
+) -> tuple[str, str] | None:
+    """None when the cycle's `root` may be kept (copied to `kept_at`), else the agent_error
+    (type, message) that says why not."""
+    oversized = work_dir_over_limit(root, limits, kept_at)
     if oversized is not None:
         return "WorkDirectoryTooLarge", oversized
     name = name_not_utf8(root)
@@ -346,15 +373,15 @@ def _names_held(root: Path) -> Iterator[tuple[bytes, str]]:
             os.close(held)
 
 
-def work_dir_over_limit(root: Path, limits: Limits) -> str | None:
+def work_dir_over_limit(root: Path, limits: Limits, kept_at: Path | None = None) -> str | None:
     """None when `root` is within the limits (`measure_tree`), else the agent_error message."""
-    return over_limit_message(measure_tree(root, limits), limits, "the work directory")
+    return over_limit_message(measure_tree(root, limits, kept_at), limits, "the work directory")
 
 
 __all__ = [
     "ENTRY_COST_BYTES",
     "MAX_TREE_DEPTH",
-    "MAX_TREE_PATH_BYTES",
+    "PATH_MAX_BYTES",
     "TreeMeasure",
     "WorkFolderGuard",
     "copy_tree",
@@ -366,6 +393,7 @@ __all__ = [
     "over_limit_message",
     "replace_tree",
     "tree_bytes",
+    "tree_path_bound",
     "work_dir_over_limit",
     "work_dir_refused",
 ]

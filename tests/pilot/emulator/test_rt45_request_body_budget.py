@@ -3,8 +3,9 @@
 The emulator recorded every request body whole, refused ones too: 24 MiB bodies answered 401 for
 40 s wrote 3.6 GB of ledger and the verdict kept laboratory_pass. A body the laboratory does not
 take (unauthorised, unrouted) is recorded by size and sha256; the ones it takes are recorded
-whole up to `MAX_RECORDED_BODY_BYTES` a cycle, and a cycle past it ends in an `agent_error`
-naming the limit (docs/pilot-lab.md, "Limits")."""
+whole, charged with the rest of each request to `MAX_RECORDED_REQUEST_BYTES` a cycle (sandbox
+red team 46, P1), and a cycle past it ends in an `agent_error` naming the limit
+(docs/pilot-lab.md, "Limits")."""
 
 from __future__ import annotations
 
@@ -42,23 +43,26 @@ def test_an_unauthorised_body_is_recorded_by_size_and_digest_only(cycle: Cycle) 
     logged = cycle.kinds("http.request")[-1]
     assert logged["status"] == 401
     assert logged["body"] == {"bytes": len(body), "sha256": hashlib.sha256(body).hexdigest()}
-    assert not cycle.record.body_budget_passed  # not charged: only its digest is kept
+    # Charged as an entry only: its digest is kept, and its target's.
+    assert cycle.record.request_bytes == _record.REQUEST_ENTRY_BYTES
+    assert not cycle.record.request_budget_passed
 
 
-def test_bodies_past_the_cycles_budget_are_recorded_by_digest(
+def test_requests_past_the_cycles_budget_are_counted_only(
     cycle: Cycle, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_record, "MAX_RECORDED_BODY_BYTES", 30_000)
+    monkeypatch.setattr(_record, "MAX_RECORDED_REQUEST_BYTES", 30_000)
     body = _notes(2, 6000)  # about 12 kB: two fit, the third does not
-    for _ in range(3):
-        status, answer = _raw(cycle.lab, "POST", PATH, _auth_headers(cycle), body)
-        assert (status, answer) == (200, {"accepted": 2})
+    headers = _auth_headers(cycle)
+    answers = [_raw(cycle.lab, "POST", PATH, headers, body) for _ in range(3)]
+    assert answers[:2] == [(200, {"accepted": 2})] * 2
+    assert answers[2][0] == 429 and "MAX_RECORDED_REQUEST_BYTES" in str(answers[2][1])
     bodies = [p["body"] for p in cycle.kinds("http.request") if p["route"] == PATH]
-    assert [isinstance(b, list) for b in bodies] == [True, True, False]  # honest: kept whole
-    assert bodies[2] == {"bytes": len(body), "sha256": hashlib.sha256(body).hexdigest()}
-    assert cycle.record.body_budget_passed
-    # The messages themselves are still diagnostics, as sent: nothing is dropped but the copy.
-    assert len(cycle.kinds("diagnostics")) == 6
+    assert [isinstance(b, list) for b in bodies] == [True, True]  # honest: kept whole
+    # The third was not served: nothing of it is recorded, it is counted (sandbox red team 46,
+    # P1: past the budget a request adds nothing to the ledger).
+    assert cycle.record.requests_past_budget == 1 and cycle.record.request_budget_passed
+    assert len(cycle.kinds("diagnostics")) == 4
 
 
 FLOOD = textwrap.dedent(
@@ -91,7 +95,8 @@ FLOOD = textwrap.dedent(
 def test_a_cycle_past_the_budget_ends_in_an_agent_error_naming_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int
 ) -> None:
-    monkeypatch.setattr(_record, "MAX_RECORDED_BODY_BYTES", 30_000)
+    # Four unauthorised entries, a token, and two of the 12 kB bodies fit; a third does not.
+    monkeypatch.setattr(_record, "MAX_RECORDED_REQUEST_BYTES", 40_000)
     corpus = tmp_path / "corpus"
     write_corpus(
         corpus_config(seed=3, profile="public", overrides={"cycles": 4, "file_events": 4}), corpus
@@ -112,7 +117,8 @@ def test_a_cycle_past_the_budget_ends_in_an_agent_error_naming_it(
         assert sum(isinstance(b, list) for b in bodies) == 1 * cycles
         assert len(unauthorised) == 4 * cycles
         return
-    assert [e["type"] for e in errors] == ["RequestBodiesOverBudget"] * cycles
-    assert "passed the 30000 bytes the laboratory records" in errors[0]["message"]
+    assert [e["type"] for e in errors] == ["RequestsOverBudget"] * cycles
+    assert "passed the 40000 bytes the laboratory records" in errors[0]["message"]
+    assert "the 2 requests past it were answered 429" in errors[0]["message"]
     assert sum(isinstance(b, list) for b in bodies) == 2 * cycles
-    assert len(unauthorised) == (4 + 2) * cycles
+    assert len(unauthorised) == 4 * cycles  # the two past the budget are counted, not recorded

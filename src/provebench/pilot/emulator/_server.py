@@ -12,8 +12,21 @@ not depend on the port or the clock. A request outside an open cycle is answered
 recorded (there is no cycle to record it in; with `--agent-cmd` no importer runs then). Nor is a
 request carrying a token of a closed cycle (answered 401): it comes from a process that outlived
 its cycle, and recording it in the open one would make that cycle's record depend on timing.
-The body is kept whole only for a request the laboratory takes, within the cycle's budget
-(`_logged_body`; pilot red team 45, H1); any other by its size and sha256.
+What a cycle records of its requests is bounded: one budget for everything a request puts in
+the ledger (its path and query as sent, its body, and a cost an entry: `CycleRecord.take_request`),
+charged before anything of it is recorded; past it a request is answered 429 unserved and only
+counted, and the cycle ends in an `agent_error` (pilot red team 45, H1; sandbox red team 46, P1).
+A request the laboratory does not take (no valid token, unknown route, bad framing) is recorded
+by the size and sha256 of its target and of its body, never their text.
+
+What the laboratory holds for its requests is bounded too (sandbox red team 46, P2: twenty
+connections each holding 32 MiB of an unauthenticated body made 727 MB of the laboratory's
+memory). The token and the route are checked before a body is read: a body the laboratory will
+not take is read into a digest and dropped, never held. At most `MAX_CONNECTIONS` connections are
+served at once (one past it is answered 503 and closed unread), at most
+`MAX_BODY_BYTES_IN_FLIGHT` bytes of bodies are held at once (a body past it is read into a digest
+and answered 503), and a request must arrive whole within `REQUEST_DEADLINE_SEC` (its connection
+is cut then), not only within `SOCKET_TIMEOUT_SEC` a receive.
 
 A timeout fault (`timeout`, `applied_then_timeout`; pilot §5 "a temporary API error", §14) is
 served as a timeout is met in the wild: no answer at all. The request is recorded (`status`
@@ -26,9 +39,12 @@ never see that failure, and the re-sent append would be the library's blind retr
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import socket
+import socketserver
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -68,7 +84,7 @@ from provebench.pilot.emulator._sheets import (
     values_batch_get,
     values_get,
 )
-from provebench.pilot.lab import ApiTimeout, CycleContext, CycleRecord, Gateway, LabError
+from provebench.pilot.lab import ApiTimeout, CycleContext, CycleRecord, Gateway, LabError, _record
 from provebench.pilot.lab._record import plain
 from provebench.sandbox._wait import readable
 
@@ -77,9 +93,32 @@ MAX_BODY_BYTES = 32 * 1024 * 1024
 # A connection silent this long (idle keep-alive, partial headers or body) is dropped: each holds
 # a thread, and an importer that stalls must not hold them for the whole run.
 SOCKET_TIMEOUT_SEC = 30.0
+# A request must arrive whole (request line, headers and body) within this long of the wait for
+# it, however its bytes trickle: a receive every 29 s kept a connection, and what it held, forever
+# (sandbox red team 46, P2).
+REQUEST_DEADLINE_SEC = 60.0
+# Connections served at once, and bytes of request bodies held at once, by one laboratory; past
+# either the laboratory answers 503 (P2). The reference importer holds one connection, and a
+# body of a few kB at a time; a Google client pool of a few connections is well within.
+MAX_CONNECTIONS = 16
+MAX_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024
+_DIGEST_CHUNK = 64 * 1024
+# A method name is recorded as sent when it is this short; a longer one by size and sha256.
+_MAX_METHOD_CHARS = 16
 # The status `handle` returns for a request that gets no answer (a timeout fault).
 NO_ANSWER = 0
 _SILENCE_POLL_SEC = 0.1
+
+
+@dataclass(frozen=True)
+class UnreadBody:
+    """A request body read into a digest and dropped, never held: its size and sha256."""
+
+    size: int
+    sha256: str
+
+    def logged(self) -> dict[str, Any]:
+        return {"bytes": self.size, "sha256": self.sha256}
 
 
 def gateway_of(ctx: CycleContext) -> Gateway:
@@ -117,6 +156,44 @@ class LabSession:
         self.finished = threading.Event()
         # One run's opaque page tokens: valid across its cycles, as the lab's own are.
         self.page_tokens = PageTokens(page_token_key)
+        # What the laboratory holds for its requests at once (module docstring; P2).
+        self.connections = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._in_flight = 0
+        self._in_flight_lock = threading.Lock()
+
+    # -- what is held for requests (sandbox red team 46, P2) -----------------------------------
+    def takes(self, method: str, target: str, authorization: str | None) -> bool:
+        """Whether a request's body is to be read and held: a route, and the token route or a
+        valid token. Asked before the body is read; `handle` decides again under the lock."""
+        matched = match_route(method, urlsplit(target).path)
+        if matched is None:
+            return False
+        if matched[0].operation == "oauth.token":
+            return True
+        return self.account is not None and self.account.authorized(authorization)
+
+    def reserve(self, size: int) -> bool:
+        """Whether a body of `size` bytes may be held now (`MAX_BODY_BYTES_IN_FLIGHT`)."""
+        with self._in_flight_lock:
+            if self._in_flight + size > MAX_BODY_BYTES_IN_FLIGHT:
+                return False
+            self._in_flight += size
+            return True
+
+    def release(self, size: int) -> None:
+        with self._in_flight_lock:
+            self._in_flight -= size
+
+    def connection_refused(self) -> None:
+        """A connection past `MAX_CONNECTIONS`, answered 503 unread: recorded as such in the
+        open cycle, charged as an entry."""
+        with self.lock:
+            cycle = self.current
+            if cycle is not None and cycle.record.take_request(0):
+                cycle.record.add(
+                    "http.request",
+                    {"method": None, "route": "(too many connections)", "status": 503},
+                )
 
     def open_cycle(self, ctx: CycleContext, confirmed_rows: list[list[str]]) -> None:
         gateway = gateway_of(ctx)
@@ -143,11 +220,12 @@ class LabSession:
         method: str,
         target: str,
         authorization: str | None,
-        body: bytes,
+        body: bytes | UnreadBody,
         framing: GoogleApiError | None = None,
     ) -> tuple[int, dict[str, Any]]:
         """Answer one request; `framing` is why its body could not be read (answered as is, and
-        recorded as a bad call like any other, pilot §6)."""
+        recorded as a bad call like any other, pilot §6). A body read into a digest
+        (`UnreadBody`) is one the laboratory did not take, or could not hold (answered 503)."""
         split = urlsplit(target)
         query = parse_qs(split.query, keep_blank_values=True)
         matched = match_route(method, split.path)
@@ -155,18 +233,36 @@ class LabSession:
             cycle = self.current
             if cycle is None:
                 return self._error(no_cycle_open())  # not even a token: it would outlive nothing
+            record = cycle.record
             if framing is None and matched is not None and matched[0].operation == "oauth.token":
+                if not isinstance(body, bytes):
+                    return self._error(_busy())
+                if not record.take_request(len(target) + len(body)):
+                    return self._error(_past_budget())
                 return self._token(cycle, body)
             if self.account is not None and self.account.token_state(authorization) == OTHER_CYCLE:
                 return self._error(unauthenticated())  # a late caller: recorded in no cycle
             template = matched[0].template if matched else None
             params = matched[1] if matched else {}
             authorized = self.account is not None and self.account.authorized(authorization)
-            # The body is recorded whole only for a request the laboratory takes (read, routed,
-            # authorized), and within the cycle's budget; any other by size and sha256 (pilot
-            # red team 45, H1: 24 MiB bodies answered 401 were each recorded whole).
-            logged = _logged_body(cycle, body, whole=framing is None and matched is not None
-                                  and authorized)  # fmt: skip
+            # The request is recorded as sent only when the laboratory takes it (read, routed,
+            # authorized); any other by the size and sha256 of its target and body (pilot red
+            # team 45, H1; sandbox red team 46, P1: the query of every request was recorded
+            # whole). Either is charged to the cycle's budget before anything is recorded.
+            taken = isinstance(body, bytes) and framing is None and matched is not None
+            taken = taken and authorized
+            size = len(method) + len(target) + len(body) if isinstance(body, bytes) and taken else 0
+            if not record.take_request(size):
+                return self._error(_past_budget())  # counted only: the cycle's agent_error says it
+            logged = _logged_body(body, whole=taken)
+            entry: dict[str, Any] = {"method": _logged_method(method)}
+            if taken:
+                entry["route"] = template
+                entry["params"] = params
+                entry["query"] = {k: plain(self._loggable(k, v)) for k, v in sorted(query.items())}
+            else:
+                entry["route"] = template if template is not None else "(unknown)"
+                entry["target"] = _digest_of(target.encode("latin-1", "replace"))
             try:
                 if framing is not None:
                     raise framing
@@ -174,6 +270,8 @@ class LabSession:
                     raise not_found("Method not found.")
                 if not authorized:
                     raise unauthenticated()
+                if not isinstance(body, bytes):
+                    raise _busy()  # taken, but past the bytes the laboratory holds at once
                 status, answer = (
                     200,
                     self._dispatch(cycle, matched[0], method, params, query, body, logged),
@@ -192,13 +290,10 @@ class LabSession:
                         500, "INTERNAL", f"internal error ({type(error).__name__})", "backendError"
                     ).body(),
                 )
-            cycle.record.add(
+            record.add(
                 "http.request",
                 {
-                    "method": method,
-                    "route": template if template is not None else "(unknown)",
-                    "params": params,
-                    "query": {k: plain(self._loggable(k, v)) for k, v in sorted(query.items())},
+                    **entry,
                     "body": logged,
                     "status": status if status != NO_ANSWER else None,
                     **({"answered": False} if status == NO_ANSWER else {}),
@@ -310,20 +405,52 @@ def _json_body(body: bytes) -> Any:
         raise bad_request(f"Invalid JSON payload received. {error}") from error
 
 
-def _logged_body(cycle: OpenCycle, body: bytes, *, whole: bool) -> Any:
-    """What the cycle's record keeps of a request body: the parsed JSON when `whole` and the
-    cycle's budget of recorded bodies (`CycleRecord.take_body`, `MAX_RECORDED_BODY_BYTES`) still
-    holds it, else its size and sha256. A cycle whose importer passed the budget ends in an
-    `agent_error` naming it (`lab._cycle`): the cut is said, not silent."""
+def _past_budget() -> GoogleApiError:
+    return GoogleApiError(
+        429,
+        "RESOURCE_EXHAUSTED",
+        f"this cycle's requests passed the {_record.MAX_RECORDED_REQUEST_BYTES} bytes the "
+        "laboratory "
+        "records of them (MAX_RECORDED_REQUEST_BYTES)",
+        "rateLimitExceeded",
+    )
+
+
+def _busy() -> GoogleApiError:
+    return GoogleApiError(
+        503,
+        "UNAVAILABLE",
+        f"the laboratory holds {MAX_BODY_BYTES_IN_FLIGHT} bytes of request bodies at once "
+        "(MAX_BODY_BYTES_IN_FLIGHT); send it again",
+        "backendError",
+    )
+
+
+def _logged_method(method: str) -> Any:
+    """The method as sent, or by size and sha256 when it is longer than a method name is."""
+    if len(method) <= _MAX_METHOD_CHARS:
+        return method
+    return _digest_of(method.encode("latin-1", "replace"))
+
+
+def _logged_body(body: bytes | UnreadBody, *, whole: bool) -> Any:
+    """What the cycle's record keeps of a request body: the parsed JSON of one the laboratory
+    takes (`whole`, charged to the cycle's budget by `handle`), else its size and sha256."""
+    if isinstance(body, UnreadBody):
+        return body.logged() if body.size else None
     if not body:
         return None
-    if whole and cycle.record.take_body(len(body)):
+    if whole:
         return _body_for_log(body)
     return _body_digest(body)
 
 
+def _digest_of(data: bytes) -> dict[str, Any]:
+    return {"bytes": len(data), "sha256": sha256_bytes(data)}
+
+
 def _body_digest(body: bytes) -> dict[str, Any]:
-    return {"bytes": len(body), "sha256": sha256_bytes(body)}
+    return _digest_of(body)
 
 
 def _body_for_log(body: bytes) -> Any:
@@ -352,6 +479,14 @@ class _Handler(BaseHTTPRequestHandler):
     def address_string(self) -> str:
         return "lab-client"  # a Unix socket's peer has no address
 
+    def handle_one_request(self) -> None:
+        # The request must arrive whole within REQUEST_DEADLINE_SEC (module docstring; P2).
+        self._deadline = _Deadline(self.connection, REQUEST_DEADLINE_SEC)
+        try:
+            super().handle_one_request()
+        finally:
+            self._deadline.cancel()
+
     def _serve(self) -> None:
         try:
             length, framing = _body_length(self.headers.get_all("Content-Length") or []), None
@@ -359,14 +494,30 @@ class _Handler(BaseHTTPRequestHandler):
                 raise length_required()
         except GoogleApiError as error:
             length, framing = 0, error
-        body: bytes | None = b""
-        if framing is None and length:
-            body = self._read_body(length)
-        if body is None:
-            return  # the request never arrived whole: nothing to answer or record
-        status, answer = self.session.handle(
-            self.command, self.path, self.headers.get("Authorization"), body, framing
-        )
+        authorization = self.headers.get("Authorization")
+        reserved = 0
+        try:
+            body: bytes | UnreadBody | None = b""
+            if framing is None and length:
+                # Checked before the body is read: one the laboratory will not take, or cannot
+                # hold now, is read into a digest and dropped (sandbox red team 46, P2).
+                if self.session.takes(self.command, self.path, authorization):
+                    if self.session.reserve(length):
+                        reserved = length
+                        body = self._read_body(length)
+                    else:
+                        body = self._digest_body(length)
+                else:
+                    body = self._digest_body(length)
+            if body is None:
+                return  # the request never arrived whole: nothing to answer or record
+            self._deadline.cancel()
+            status, answer = self.session.handle(
+                self.command, self.path, authorization, body, framing
+            )
+        finally:
+            if reserved:
+                self.session.release(reserved)
         if framing is not None:
             # The body's bytes (chunks, an unknown length) are still on the wire: reading on
             # would take them for the next request.
@@ -400,6 +551,23 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             return None
         return body
+
+    def _digest_body(self, length: int) -> UnreadBody | None:
+        """The body read in chunks into its sha256, none of it kept."""
+        digest, left = hashlib.sha256(), length
+        try:
+            while left:
+                chunk = self.rfile.read(min(left, _DIGEST_CHUNK))
+                if not chunk:
+                    break
+                digest.update(chunk)
+                left -= len(chunk)
+        except OSError:  # the socket timeout, or the connection cut at its deadline
+            pass
+        if left:
+            self.close_connection = True
+            return None
+        return UnreadBody(length, digest.hexdigest())
 
     def _send(self, status: int, answer: dict[str, Any]) -> None:
         # ASCII with escapes: an error message may echo the client's text, lone surrogates
@@ -439,11 +607,81 @@ class _Handler(BaseHTTPRequestHandler):
         return  # the ledger is the log
 
 
-class _TcpServer(LocalHTTPServer):
+class _Deadline:
+    """Cuts a connection (shut down both ways: what reads it meets its end) unless cancelled
+    within `seconds`."""
+
+    def __init__(self, connection: socket.socket, seconds: float) -> None:
+        self._connection = connection
+        self._lock = threading.Lock()
+        self._done = False
+        self._timer = threading.Timer(seconds, self._cut)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _cut(self) -> None:
+        with self._lock:
+            if self._done:
+                return
+            self._done = True
+        with contextlib.suppress(OSError):
+            self._connection.shutdown(socket.SHUT_RDWR)
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._done = True
+        self._timer.cancel()
+
+
+_BUSY_ANSWER = json.dumps(
+    GoogleApiError(
+        503,
+        "UNAVAILABLE",
+        f"the laboratory serves {MAX_CONNECTIONS} connections at once (MAX_CONNECTIONS)",
+        "backendError",
+    ).body(),
+    ensure_ascii=True,
+).encode("ascii")
+_BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=UTF-8\r\n"
+    b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(_BUSY_ANSWER), _BUSY_ANSWER)
+)
+
+
+class _CappedConnections(socketserver.ThreadingMixIn):
+    """At most `MAX_CONNECTIONS` connections served at once: one past it is answered 503 without
+    a thread or a byte read, and closed (sandbox red team 46, P2: nothing bounded them)."""
+
+    lab_session: LabSession  # set when the server is made (`LabServer`)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        session = self.lab_session
+        if not session.connections.acquire(blocking=False):
+            session.connection_refused()
+            with contextlib.suppress(OSError):
+                request.setblocking(False)
+                request.send(_BUSY)
+            with contextlib.suppress(OSError):
+                request.close()
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            session.connections.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.lab_session.connections.release()
+
+
+class _TcpServer(_CappedConnections, LocalHTTPServer):
     server_label = "provebench emulator"
 
 
-class _HandedServer(LocalUnixServer):
+class _HandedServer(_CappedConnections, LocalUnixServer):
     """The same emulator, for the connections a sandbox's forwarder hands over its channel
     (`LabServer.open_channel`): never bound to any path, so nothing on disk leads to it."""
 
@@ -467,6 +705,7 @@ class LabServer:
             raise ProvebenchError(
                 f"cannot listen on {LOOPBACK}:{port}: {error.strerror}", field="--port"
             ) from error
+        self._httpd.lab_session = session
         self.session = session
         self.port: int = self._httpd.server_address[1]
         self._handler = handler
@@ -484,6 +723,7 @@ class LabServer:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         if self._handed is None:
             self._handed = _HandedServer("", self._handler, bind_and_activate=False)
+            self._handed.lab_session = self.session
         thread = threading.Thread(target=self._serve_channel, args=(ours,), daemon=True)
         thread.start()
         return theirs

@@ -35,8 +35,14 @@ from provebench.pilot.record._work_digest import WorkListing, listing_sha256, wo
 from provebench.sandbox._channel import failure_type
 
 
-class RequestBodiesOverBudget(Exception):
-    """The importer's request bodies in a cycle passed what the record keeps whole."""
+class RequestsOverBudget(Exception):
+    """The importer's requests in a cycle passed what the record keeps of them (their targets,
+    bodies and entries: `MAX_RECORDED_REQUEST_BYTES`)."""
+
+
+# Its name until sandbox red team 46, P1 (the budget held bodies only): kept for code that
+# imported it. The agent_error's `type` is now `RequestsOverBudget`.
+RequestBodiesOverBudget = RequestsOverBudget
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,15 +146,16 @@ def run_cycle(
         # Recorded as a timeout even if the importer caught the exception and returned, or
         # raised something else on its way out: the limit passing is the fact (fixed message).
         failure = ImporterTimedOut(deadline.message)
-    if record.body_budget_passed:
-        # The record kept its requests' bodies by digest past the budget: said as the cycle's
-        # failure, whatever else it was, so the cut never hides evidence silently (pilot red
-        # team 45, H1). Decided by the requests' sizes and order only: deterministic.
-        limit = _record.MAX_RECORDED_BODY_BYTES
-        failure = RequestBodiesOverBudget(
-            f"the importer's request bodies in this cycle passed the {limit} "
-            "bytes the laboratory records (MAX_RECORDED_BODY_BYTES); those past it are "
-            "recorded by size and sha256 only"
+    if record.request_budget_passed:
+        # The record counted requests past the budget without recording them: said as the
+        # cycle's failure, whatever else it was, so the cut never hides evidence silently (pilot
+        # red team 45, H1; sandbox red team 46, P1). Decided by the requests' sizes and order.
+        limit, entry = _record.MAX_RECORDED_REQUEST_BYTES, _record.REQUEST_ENTRY_BYTES
+        failure = RequestsOverBudget(
+            f"the importer's requests in this cycle passed the {limit} bytes the laboratory "
+            f"records of them (MAX_RECORDED_REQUEST_BYTES: each request's path, query and body "
+            f"as sent, and {entry} bytes an entry); the {record.requests_past_budget} requests "
+            "past it were answered 429, not served, and counted only"
         )
     agent_error = None
     if failure is not None:

@@ -19,27 +19,42 @@ _INT_LIMIT = 2**63
 
 Entry = tuple[str, dict[str, Any]]
 
-# What the record keeps whole of the request bodies an importer sends in one cycle (the emulator's
-# `http.request` entries, and a refused write's `body`): past it a body is recorded by its size
-# and sha256 only, and the cycle ends in an `agent_error` naming this limit (pilot red team 45,
-# H1: a 40 s flood of 24 MiB bodies wrote 3.6 GB of ledger on the host and the verdict kept
-# laboratory_pass). Far above what an honest importer sends in a cycle: the diagnostics it may
-# send in one (16 MiB) and its appends. docs/pilot-lab.md, "Limits".
-MAX_RECORDED_BODY_BYTES = 64 * 1024 * 1024
+# What the record keeps of the requests an importer sends in one cycle, everything a request puts
+# in the ledger counted together: its target (path, so its path parameters, and query string) and
+# its body as sent, and `REQUEST_ENTRY_BYTES` an entry. Charged before the request's entry (and
+# anything its dispatch records) is added; a request past it is answered 429 unserved and only
+# counted, and the cycle ends in an `agent_error` naming this limit. Pilot red team 45, H1: a
+# flood of 24 MiB bodies wrote 3.6 GB of ledger; sandbox red team 46, P1: the query strings of
+# unrouted requests, recorded whole and charged nothing, wrote 1.1 GB in 20 s. The reference
+# importer sends a few kB a cycle (docs/pilot-lab.md, "Limits"): the bound is far above it, and
+# above the diagnostics an importer may send in a cycle (16 MiB) with its appends.
+MAX_RECORDED_REQUEST_BYTES = 64 * 1024 * 1024
+# What one request's entry costs besides its target and body: an empty request's entry is about
+# 300 bytes in each of the ledger's two stores (P1: without it the entries of empty requests
+# grew the ledger with time alone).
+REQUEST_ENTRY_BYTES = 1024
 
 
 class CycleRecord:
     """An ordered buffer of ledger entries plus the cycle's call counter."""
 
-    __slots__ = ("_on_call", "body_budget_passed", "body_bytes", "calls", "entries", "errors")
+    __slots__ = (
+        "_on_call",
+        "calls",
+        "entries",
+        "errors",
+        "request_bytes",
+        "requests_past_budget",
+    )
 
     def __init__(self, on_call: Callable[[int], None] | None = None) -> None:
         self.entries: list[Entry] = []
         self.calls = 0
         self.errors = 0
-        # Bytes of request bodies recorded whole so far, and whether one was past the budget.
-        self.body_bytes = 0
-        self.body_budget_passed = False
+        # Bytes the cycle's requests were charged (`take_request`), and how many came past the
+        # budget (each counted, none recorded).
+        self.request_bytes = 0
+        self.requests_past_budget = 0
         # Test hook of the crash-safety tests: called with each call number (docs/pilot-lab.md).
         self._on_call = on_call
 
@@ -52,14 +67,21 @@ class CycleRecord:
     def add(self, kind: str, payload: dict[str, Any]) -> None:
         self.entries.append((kind, payload))
 
-    def take_body(self, size: int) -> bool:
-        """Whether a request body of `size` bytes may be recorded whole: charged against
-        `MAX_RECORDED_BODY_BYTES` when it fits; once one does not, none after it is (the record
-        depends on the requests' order and sizes only, never on timing)."""
-        if not self.body_budget_passed and self.body_bytes + size <= MAX_RECORDED_BODY_BYTES:
-            self.body_bytes += size
+    @property
+    def request_budget_passed(self) -> bool:
+        return self.requests_past_budget > 0
+
+    def take_request(self, size: int) -> bool:
+        """Whether a request that puts `size` bytes of its own (target and body) in the record
+        may be recorded: charged, with `REQUEST_ENTRY_BYTES`, against
+        `MAX_RECORDED_REQUEST_BYTES` when it fits; once one does not, none after it is, each
+        only counted (the record depends on the requests' order and sizes only)."""
+        cost = size + REQUEST_ENTRY_BYTES
+        fits = self.request_bytes + cost <= MAX_RECORDED_REQUEST_BYTES
+        if not self.requests_past_budget and fits:
+            self.request_bytes += cost
             return True
-        self.body_budget_passed = True
+        self.requests_past_budget += 1
         return False
 
 
@@ -106,4 +128,12 @@ def error_payload(error: BaseException) -> dict[str, str]:
     return {"code": safe_text(str(code)), "message": safe_text(str(error))}
 
 
-__all__ = ["MAX_RECORDED_BODY_BYTES", "CycleRecord", "Entry", "error_payload", "plain", "safe_text"]
+__all__ = [
+    "MAX_RECORDED_REQUEST_BYTES",
+    "REQUEST_ENTRY_BYTES",
+    "CycleRecord",
+    "Entry",
+    "error_payload",
+    "plain",
+    "safe_text",
+]
