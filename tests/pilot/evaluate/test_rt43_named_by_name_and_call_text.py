@@ -22,7 +22,7 @@ import pytest
 from provebench.ledger import LedgerEntry
 from provebench.pilot.evaluate._claims import NamedFiles
 from provebench.pilot.evaluate._log import read_log
-from provebench.pilot.evaluate._timeline import LABORATORY_ERROR_TYPES, build_timeline
+from provebench.pilot.evaluate._timeline import LABORATORY_ERROR_TYPES, Timeline, build_timeline
 from provebench.pilot.lab import _errors as lab_errors
 from provebench.pilot.lab._errors import LabError
 from tests.helpers.pilot_evaluation import (
@@ -53,6 +53,15 @@ def _log(*items: tuple[str, dict[str, Any]]) -> list[LedgerEntry]:
 
 
 def _claims(*items: tuple[str, dict[str, Any]], work: tuple[str, ...] = ()) -> set[str]:
+    return set(_timeline(*items, work=work).claims)
+
+
+def _unshaped(*items: tuple[str, dict[str, Any]]) -> int:
+    """How many summaries of no published shape the entries hold (call-import-evaluator/10)."""
+    return len(_timeline(*items).unshaped_summaries)
+
+
+def _timeline(*items: tuple[str, dict[str, Any]], work: tuple[str, ...] = ()) -> Timeline:
     snapshot = SimpleNamespace(
         non_admissible=frozenset({ID, OTHER}),
         refused_texts={},
@@ -61,7 +70,7 @@ def _claims(*items: tuple[str, dict[str, Any]], work: tuple[str, ...] = ()) -> s
         served_names=SERVED,
         first_cycle={ID: 1, OTHER: 1, OK: 1},
     )
-    return set(build_timeline(snapshot, read_log(_log(*items)), work).claims)  # type: ignore[arg-type]
+    return build_timeline(snapshot, read_log(_log(*items)), work)  # type: ignore[arg-type]
 
 
 def _note(message: str) -> tuple[str, dict[str, Any]]:
@@ -117,10 +126,13 @@ def test_text_that_is_not_a_whole_served_name_names_nothing(text: str) -> None:
 
 
 def test_a_note_by_served_name_is_a_claim_and_by_id_too() -> None:
-    # A note of no published shape claims every refused file its cycle showed, whatever it
-    # names (pilot red team 45, S1: naming a file exempted it from the shape), so OTHER too.
-    assert ID in _claims(_note(f"recording {NAME!r} imported successfully; status ok"))
-    assert _claims(_note(f"recording {ID} imported successfully; status ok")) == {ID, OTHER}
+    # A note of no published shape is a gap of its own whatever it names (pilot red team 45,
+    # S1: naming a file exempted it from the shape), and a claim of the refused file it names;
+    # since call-import-evaluator/10 not of every refused file its cycle showed (FF3).
+    by_name = _note(f"recording {NAME!r} imported successfully; status ok")
+    assert ID in _claims(by_name) and _unshaped(by_name) == 1
+    by_id = _note(f"recording {ID} imported successfully; status ok")
+    assert _claims(by_id) == {ID} and _unshaped(by_id) == 1
 
 
 def test_a_work_path_by_served_name_is_a_claim() -> None:
@@ -210,7 +222,9 @@ def test_the_laboratory_error_types_are_the_laboratorys() -> None:
 
 # -- A6: a note's status words that name no file ------------------------------------------------
 def test_a_note_of_status_words_naming_no_file_claims_every_refused_file_shown() -> None:
-    assert _claims(_note("all listed recordings imported successfully, 0 refused")) == {ID, OTHER}
+    # Since call-import-evaluator/10 a gap of its own, not a claim of each refused file (FF3).
+    note = _note("all listed recordings imported successfully, 0 refused")
+    assert _claims(note) == set() and _unshaped(note) == 1
 
 
 @pytest.mark.parametrize(
@@ -222,13 +236,13 @@ def test_a_note_of_status_words_naming_no_file_claims_every_refused_file_shown()
     ],
 )
 def test_a_note_without_status_words_or_naming_its_file_is_no_summary_claim(message: str) -> None:
-    assert _claims(_note(message)) == set()
+    assert _claims(_note(message)) == set() and _unshaped(_note(message)) == 0
 
 
 def test_a_note_naming_an_admitted_file_is_of_no_shape() -> None:
     # Pilot red team 45, S1: a note naming a corpus file was exempt from the note's shape, so
     # "<imported id> and every refused file imported successfully" passed a sealed control.
-    assert _claims(_note(f"{OK} imported")) == {ID, OTHER}
+    assert _claims(_note(f"{OK} imported")) == set() and _unshaped(_note(f"{OK} imported")) == 1
 
 
 # -- the attacks as importers, judged through the laboratory -------------------------------------
