@@ -383,9 +383,10 @@ _VALUE_SOURCE = lazy_pattern(
     rf"(?:own\s+)?(?:port|value|target\s+port|replica\s+count|listening\s+port)\s*\){_END}|"
     rf",?\s+to\s+match\s+(?:the\s+)?(?:service\s+|deployment\s+)?(?P<name_match>{_NAME})"
     rf"(?:['’]s?\s+(?:port|value|target\s+port|listening\s+port))?{_END}|"
-    # the value it had before the fault (SI red team 43, F04: "… to 8080, as before.")
-    rf",?\s*(?:as\s+(?:before|it\s+was(?:\s+before)?|in\s+the\s+baseline)|(?:its|the)\s+"
-    rf"(?:previous|original|old|former)\s+value){_END}",
+    # the value it had before the fault (SI red team 43, F04: "… to 8080, as before."), only
+    # after a value it gives (SI red team 46, R6: "Then set K as before." gives none: undone)
+    rf"(?P<as_before>,?\s*(?:as\s+(?:before|it\s+was(?:\s+before)?|in\s+the\s+baseline)|"
+    rf"(?:its|the)\s+(?:previous|original|old|former)\s+value)){_END}",
     re.IGNORECASE,
 )
 
@@ -485,6 +486,12 @@ def _tail_start(
     source = _SOURCE.search(rest, 0, end)
     end = end if source is None else source.start()
     given = _VALUE_SOURCE.search(rest, 0, end)
+    if (
+        given is not None
+        and given.group("as_before") is not None
+        and _ANY_VALUE.search(rest, 0, given.start()) is None
+    ):
+        given = None  # "Then set K as before.": no value, the fix undone (SI red team 46, R6)
     if given is not None and all(
         names_object(name)
         for group, name in given.groupdict().items()
@@ -975,7 +982,9 @@ def remedy_end(
     fault = _fault(deviation)
     names_object = _workloads(names_object, factor, fault)
     parts = _remedy_parts(folded, factor, names_object, fault)
-    if parts is None or _retracts_factor(folded, factor):
+    if parts is None or _retracts_factor(
+        folded, factor, None if fault is None else fault.deviation_type
+    ):
         # "Then restore INVENTORY_PORT.": the step before undone, no remedy (SI red team 45, H8)
         return None
     rest, tail, verb = parts
@@ -1332,7 +1341,8 @@ _CLAUSE_BOUNDARY = lazy_pattern(
     # H1: "Restart checkout after K is 8081 again." held its "is" in the remedy's clause)
     r"\b(?:as\s+soon\s+as|as\s+long\s+as|so\s+that|by\s+the\s+time|but|while|whereas|although|"
     r"though|which|so|because|since|and|or|then|yet|unless|if|when|whenever|once|until|till|"
-    r"after)\b",
+    # "the moment K reads 8081 again" is a "when" (SI red team 46, R4)
+    r"after|the\s+(?:moment|minute|instant|second))\b",
     re.IGNORECASE,
 )
 _NORMATIVE_WORD = lazy_pattern(
@@ -1367,7 +1377,7 @@ _SUBJECT_OPENING = lazy_pattern(
 _SUBORDINATORS = frozenset(
     {"because", "since", "if", "when", "whenever", "once", "until", "unless", "while", "whereas",
      "although", "though", "till", "after", "as soon as", "as long as", "so that",
-     "by the time"}
+     "by the time", "the moment", "the minute", "the instant", "the second"}
 )  # fmt: skip
 # a subordinator of a time to come or of a condition to meet names a target state, never the
 # state the system is in (SI red team 44, H1: "Checkout recovers once K is 8081.", "Restart
@@ -1380,7 +1390,10 @@ _TARGET_SUBORDINATORS = frozenset(
 # checkout fails."); with a good outcome ("Checkout works when K is 8081.") they prescribe it
 # "as long as" and "as soon as" are conditions as much as times (SI red team 45, F3: "Checkout
 # fails as long as K is 8081." states as "If K is 8081, checkout fails." does)
-_CONDITION_SUBORDINATORS = frozenset({"if", "when", "whenever", "as long as", "as soon as"})
+_CONDITION_SUBORDINATORS = frozenset(
+    {"if", "when", "whenever", "as long as", "as soon as", "the moment", "the minute",
+     "the instant", "the second"}
+)  # fmt: skip
 _FAILING = lazy_pattern(
     r"\b(?:fail\w*|crash\w*|cannot|can\s+not|not|never|no|errors?|erroring|refus\w*|"
     r"time[sd]?\s+out|timing\s+out|timeouts?|break\w*|broke|broken|down|unreachable|"
@@ -1626,6 +1639,71 @@ def _no_subject(_name: str) -> bool:
     return False
 
 
+# What makes a clause that gives the factor a value a prescription before any verb of it is read
+# (SI red team 46, R2-R4: `_states` fell through to "states" for each of these, so the value was
+# never checked): a noun of change before the key ("Fix: the restoration of K to 8081", "an
+# update of K to 8081", "a scale of orders-db to 0 replicas"), a causative opening of the
+# sentence ("Have K set to 8081.", "Have someone set …", "Make it so K is 8081.", "Get …"), a
+# noun of the fix before the clause in its part of the sentence ("Recommended: …", "The fix:
+# …"), and a good outcome in the rest of the sentence where the clause's own verb is no present
+# verb of being or reading ("With K at 8081, checkout recovers.", "K being 8081 lets checkout
+# recover.", "A value of 8081 for K fixes checkout."). A present verb of being or reading ("K
+# is 8081 today; set it to 8080.") states; so does a past under "until" or "before" that
+# changes the factor to its value after a good outcome ("Checkout worked until K was changed
+# to 8081.": a history).
+_CHANGE_NOUN = lazy_pattern(
+    r"\b(?:restoration|restore|update|patch|change|reset|scale|scaling|setting|revert|reversion|"
+    r"rollback|roll-?back|return|move|switch|bump|edit|correction|adjustment|increase|decrease|"
+    r"reduction|assignment|modification)\s+of\s+(?:the\s+)?(?:key\s+|deployment\s+|"
+    r"configmap\s+)?\Z",
+    re.IGNORECASE,
+)
+_CAUSATIVE = lazy_pattern(
+    rf"\W*{_LABEL}(?:please\s+|just\s+|simply\s+)?(?:have|get|make)\s+"
+    r"(?!(?:a|an)\s+(?:look|glance|check|quick)\b|(?:been|had|seen|to)\b)",
+    re.IGNORECASE,
+)
+_FIX_NOUN = lazy_pattern(
+    r"\b(?:fix|fixes|remedy|remediation|recommended|recommendation|solution|workaround|"
+    r"mitigation|resolution|action|next\s+step|to-?do|plan)\b",
+    re.IGNORECASE,
+)
+_FIXES = lazy_pattern(r"\b(?:fix|fixes|resolves?|cures?|heals?|unblocks?)\b", re.IGNORECASE)
+_PRESENT_BEING = lazy_pattern(
+    r"\b(?:is|are|am|reads|holds|shows|contains|says|lists|equals)\b|\b['’]s\b", re.IGNORECASE
+)
+_SEGMENT_END = lazy_pattern(r"[;.!?](?=\s|\Z)")
+_CHANGED_TO = lazy_pattern(
+    r"\b(?:chang|set|mov|bump|switch|updat|edit|flipp|revert|turn|scal)\w*\b[^;.]*?\bto\s*\Z",
+    re.IGNORECASE,
+)
+
+
+def _prescribed_in_sentence(text: str, clause: _Clause, upto: int) -> bool | None:
+    """True where the clause prescribes whatever its verb (the comment above), False where its
+    present verb of being or reading states, None where neither is said."""
+    segment = 0
+    for stop in _SEGMENT_END.finditer(text, 0, clause.start):
+        segment = stop.end()
+    if _CHANGE_NOUN.search(text, max(segment, clause.key_start - 60), clause.key_start):
+        return True
+    said = text[clause.start : upto]
+    if _CAUSATIVE.match(text) is not None and segment == 0:
+        return True
+    if _PRESENT_BEING.search(said):
+        return False
+    if _FIX_NOUN.search(text, segment, clause.start):
+        return True
+    # the words before the clause only where it is subordinate ("Everything worked while K was
+    # 8081."): a main clause's own opening ("Run kubectl get …: K=8081.") is no outcome
+    rest = (text[segment : clause.start] if clause.subordinate else "") + " " + text[upto:]
+    if not (_good_outcome(rest) or (_FIXES.search(rest) and not _failing(rest))):
+        return None
+    if clause.subordinator in ("until", "till") and _CHANGED_TO.search(text, clause.start, upto):
+        return None  # "Checkout worked until K was changed to 8081.": a history
+    return True
+
+
 def _states(
     text: str,
     clause: _Clause,
@@ -1666,6 +1744,9 @@ def _states(
         if _good_outcome(rest):
             return False
         return _PAST.search(_PASSIVE.sub(" ", said)) is not None
+    prescribed = _prescribed_in_sentence(text, clause, upto)
+    if prescribed is not None:
+        return not prescribed  # SI red team 46, R2-R4
     if _STATING_WORD.search(said):
         return True
     label = _label_before(text, clause.start)
@@ -1971,12 +2052,48 @@ def _brings_workload_back(text: str, found: re.Match[str]) -> bool:
     return _WORKLOAD_STEP.search(text, 0, found.start()) is not None
 
 
+# the change undone in the passive, its subject the change or the value it replaced (SI red team
+# 46, R6: "The old value should then be restored.", "The change is later rolled back."), with
+# no value after it; and the change called temporary ("The change is temporary.", "This is only
+# a temporary workaround; revert after the incident.", "The fix is a stopgap.", "This change is
+# for testing only."): either withholds the band, fail closed; "As a temporary measure until the
+# next maintenance window, set K to 8080." is a time of the fix (round 43's honest table)
+_MODAL_CHAIN = (
+    r"(?:(?:should|must|will|can|could|may|might|would|shall|needs?\s+to|has\s+to|is\s+to|"
+    r"ought\s+to|then|later|afterwards?|eventually|again|also|just|simply|be|is|are|gets?|"
+    r"been|being)\s+)+"
+)
+_UNDONE_PASSIVE = lazy_pattern(
+    r"\b(?:the\s+(?:change|fix|remedy|edit|patch|update|workaround)s?|(?:the|its)\s+(?:old|"
+    r"previous|original|former|earlier|prior)\s+(?:value|setting|state|config(?:uration)?|port|"
+    rf"one|count|replicas?))\s+{_MODAL_CHAIN}(?:restored|reverted|rolled\s+back|undone|"
+    r"reinstated|put\s+back|brought\s+back|backed\s+out|reapplied|re-applied)\b"
+    r"(?!\s+(?:to|at)\s+[-+\d\"'`“‘]|\s+(?:from|with|in|into)\b)",
+    re.IGNORECASE,
+)
+_TEMPORARY = lazy_pattern(
+    r"\b(?:change|fix|remedy|patch|edit|update|this|that|it|workaround|value|setting|port)\s+"
+    r"(?:is|are|should\s+be|will\s+be|would\s+be|stays?|remains?)\s+(?:(?:only|just|purely|"
+    r"merely|meant\s+to\s+be)\s+)?(?:(?:a|an)\s+)?(?:temporary|temporarily|stop-?gap|interim|"
+    r"short-?term|provisional|band-?aid|for\s+(?:testing|the\s+test|the\s+demo|a\s+test|"
+    r"debugging|now|the\s+(?:incident|outage)))\b|"
+    r"\b(?:a|an|the|this|only)\s+(?:(?:only|just|purely)\s+)?(?:temporary|stop-?gap|interim|"
+    r"short-?term|provisional|band-?aid)\s+(?:workaround|fix|change|patch|solution|"
+    r"mitigation|remedy)\b|\bstop-?gap\b|\bfor\s+(?:testing|the\s+demo|debugging)\s+only\b|"
+    r"\brevert\w*\s+(?:it\s+|this\s+|that\s+)?(?:after|once|when|later|tomorrow)\b",
+    re.IGNORECASE,
+)
+
+
 def retracts(text: str) -> bool:
     """Whether `text` undoes "it" or "the change" (`_RETRACTS`), or puts it back after a time
     of sequence (`_PUTS_BACK`; SI red team 44, H3), not under a negation that governs the
-    undoing (SI red team 45, H8)."""
+    undoing (SI red team 45, H8); or undoes the change in the passive, or calls it temporary
+    (`_UNDONE_PASSIVE`, `_TEMPORARY`; SI red team 46, R6)."""
     folded = _ASSERTING_NEGATION.sub("remember to", unicodedata.normalize("NFC", text))
-    found = _RETRACTS.search(folded)
+    found = _RETRACTS.search(folded) or _UNDONE_PASSIVE.search(folded)
+    if found is None:
+        found = _TEMPORARY.search(folded)
     if found is None:
         found = _PUTS_BACK.search(folded)
         if found is not None and (
@@ -2000,11 +2117,69 @@ _UNDOES_NAME = lazy_pattern(
 )
 
 
-def _retracts_factor(text: str, factor: Collection[str]) -> bool:
+# the factor's key or resource undone in the passive, or returning to what it was, with no value
+# after it (SI red team 46, R6: "Later, K is reverted.", "K should later be restored.", "K gets
+# reverted to its prior value.", "K returns to its original value.", "SMTP_PORT should later
+# be removed again."): the verbs of putting back are a missing key's fix, and of removing an
+# extra key's (`_retracts_factor`)
+_PUT_BACK_WORDS = frozenset(
+    {"restored", "reinstated", "put back", "brought back", "re-added", "readded"}
+)
+_REMOVED_WORDS = frozenset({"removed", "deleted", "dropped"})
+_NAME_UNDONE = lazy_pattern(
+    rf"\b(?P<name>[A-Za-z0-9][\w./-]*[A-Za-z0-9])\s+(?:{_MODAL_CHAIN}(?P<verb>restored|reverted|"
+    r"rolled\s+back|undone|reinstated|put\s+back|brought\s+back|re-?added|removed|deleted|"
+    r"dropped|reset|changed\s+back|set\s+back|switched\s+back|scaled\s+back)|(?P<active>"
+    r"(?:returns?|reverts?|goes\s+back|falls\s+back|switches\s+back|changes\s+back)))\b"
+    r"(?!\s+(?:back\s+)?(?:to|at)\s+(?!(?:its|the)\s+(?:old|previous|original|former|earlier|"
+    r"prior)\b|(?:where|how|what|the\s+way)\b)|\s+(?:from|with|in|into)\b)",
+    re.IGNORECASE,
+)
+_UNDONE_TIME = lazy_pattern(
+    r"\b(?:should|must|will|can|needs?|has\s+to|is\s+to|ought|shall|gets?|then|later|"
+    r"afterwards?|eventually|next|tomorrow|once|after|again)\b",
+    re.IGNORECASE,
+)
+_UNDONE_PAST = lazy_pattern(r"\b(?:was|were|had|got|been|did)\b", re.IGNORECASE)
+
+
+def _names_undone(folded: str, names: set[str], deviation: str | None) -> bool:
+    """Whether `folded` undoes the factor by name in the passive or returns it to what it was,
+    at a time to come (`_NAME_UNDONE`; SI red team 46, R6), not in the past."""
+    for found in _NAME_UNDONE.finditer(folded):
+        if fold_name(found["name"].rsplit("/", 1)[-1]) not in names:
+            continue
+        verb = " ".join((found["verb"] or "").casefold().split())
+        if deviation in _MISSING_TYPES and verb in _PUT_BACK_WORDS:
+            continue  # "SMTP_PORT should be restored.": a missing key's fix
+        if deviation in _REMOVED_TYPES and verb in _REMOVED_WORDS:
+            continue  # "LEGACY_SHARD_COUNT should be removed.": an extra key's fix
+        if found["active"] is not None and _ACTIVE_UNDONE.match(folded, found.end()) is None:
+            continue  # "K returns 8081" is no undoing; "K returns to its original value" is
+        said = folded[: found.end()]
+        if _UNDONE_PAST.search(folded, found.end("name"), found.end()):
+            continue  # "K was reverted in the last deploy.": a history
+        if _UNDONE_TIME.search(said) is None and found["active"] is None:
+            continue
+        if _NEGATION.search(folded, 0, found.start()) is None:
+            return True
+    return False
+
+
+_ACTIVE_UNDONE = lazy_pattern(
+    r"\s+(?:back\s+)?to\s+(?:its|the)\s+(?:old|previous|original|former|earlier|prior)\b",
+    re.IGNORECASE,
+)
+
+
+def _retracts_factor(text: str, factor: Collection[str], deviation: str | None = None) -> bool:
     """Whether `text` undoes the factor's key or resource by name after a time of sequence, not
-    under a negation that governs the undoing (SI red team 45, H8)."""
+    under a negation that governs the undoing (SI red team 45, H8), or in the passive or
+    returning it to what it was (`_names_undone`; SI red team 46, R6)."""
     folded = _ASSERTING_NEGATION.sub("remember to", unicodedata.normalize("NFC", text))
     names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
+    if _names_undone(folded, names, deviation):
+        return True
     for found in _UNDOES_NAME.finditer(folded):
         if fold_name(found["name"].rsplit("/", 1)[-1]) not in names:
             continue
@@ -2029,7 +2204,7 @@ def gives_no_fix(
         return False
     if keeps_missing(text, factor, fault) or keeps_state(text, factor, fault):
         return True
-    if retracts(text) or _retracts_factor(text, factor):
+    if retracts(text) or _retracts_factor(text, factor, fault.deviation_type):
         return True  # "Afterwards revert it." (SI red team 43, H06), "… put it back" (44, H3)
     text = _arrows_read(text)  # "Change K 8081 -> 8080." (SI red team 44, F4)
     given = _values_given(unicodedata.normalize("NFC", text), factor, names_object, fault)
@@ -2038,6 +2213,94 @@ def gives_no_fix(
     return any(
         not plain_value(value, fault, names_object) or _not_the_fix(value, fault) for value in given
     )
+
+
+# A kubectl write inside a code block (SI red team 46, R1): the strict reading drops a code block
+# as an example (`_markup`), so a remedy there was never read, and "```kubectl patch configmap
+# checkout-config -p '{"data":{"K":"8081"}}'```" after the diagnosis kept the top band that the
+# same command in prose loses (SI red team 41, A2). Each line of a code block that is a kubectl
+# write naming the factor's own subject or resource is read as round 41's argument reader reads
+# it (`_kubectl_scale`, `_values_given`): a value that is no fix, or a write the reader gives no
+# value to ("kubectl edit …", "kubectl delete configmap …", a JSON patch that removes the key),
+# is no plain remedy (fail closed). A read ("kubectl get …", "kubectl describe …") and a restart
+# ("kubectl rollout restart …") write nothing of the factor.
+_CODE_KUBECTL = lazy_pattern(
+    r"[ \t]*(?:[$#>%][ \t]*)?(?:sudo\s+)?kubectl(?P<arguments>(?:[ \t]+\S+)+)", re.IGNORECASE
+)
+_CODE_WRITES = frozenset(
+    {"patch", "set", "edit", "apply", "replace", "create", "delete", "scale", "label",
+     "annotate", "autoscale"}
+)  # fmt: skip
+_VALUED_FLAGS = frozenset({"-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user"})
+_CONTINUED = lazy_pattern(r"\\[ \t]*\r?\n")
+_REMOVE_OP = lazy_pattern(r"[\"']op[\"']\s*:\s*[\"']remove[\"']", re.IGNORECASE)
+
+
+def _kubectl_verb(arguments: list[str]) -> tuple[str, str]:
+    """The kubectl command's verb and the one after it ("rollout undo"), its flags skipped."""
+    words: list[str] = []
+    skip = False
+    for argument in arguments:
+        if skip:
+            skip = False
+            continue
+        if argument.startswith("-"):
+            skip = "=" not in argument and argument in _VALUED_FLAGS
+            continue
+        words.append(argument.casefold())
+        if len(words) == 2:
+            break
+    padded = [*words, "", ""]
+    return padded[0], padded[1]
+
+
+def code_gives_no_fix(
+    code: str,
+    factor: Collection[str],
+    names_object: Callable[[str], bool] = _no_object,
+    deviation: RemedyDeviation = None,
+) -> bool:
+    """Whether a code block `code` holds a kubectl write of the factor that is no plain remedy
+    of it (the comment above; SI red team 46, R1)."""
+    fault = _fault(deviation)
+    if fault is None:
+        return False
+    names_object = _workloads(names_object, factor, fault)
+    names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
+    own = {fold_name(name.rsplit("/", 1)[-1]) for name in (fault.subject, fault.resource) if name}
+    dependency = (own or names) | names
+    for line in _CONTINUED.sub(" ", unicodedata.normalize("NFC", code)).splitlines():
+        found = _CODE_KUBECTL.match(line)
+        if found is None:
+            continue
+        arguments = found.group("arguments").split()
+        verb, following = _kubectl_verb(arguments)
+        if verb not in _CODE_WRITES and not (verb == "rollout" and following == "undo"):
+            continue
+        if not any(
+            fold_name(token.rsplit("/", 1)[-1]) in dependency
+            for token in _TOKEN.findall(line, found.start("arguments"))
+        ):
+            continue
+        said = line.strip().lstrip("$#>% \t")
+        if verb == "scale":
+            if fault.deviation_type not in _STOPPED_TYPES:
+                return True  # a count is no value of a key
+            if _kubectl_scale(said, {*factor, *own}, names_object, fault) is None:
+                return True
+            continue
+        if verb in ("patch", "set"):
+            if fault.deviation_type in _REMOVED_TYPES and _REMOVE_OP.search(said):
+                continue  # a JSON patch that removes the extra key: its fix
+            given = _values_given(said, factor, names_object, fault)
+            if not given or any(
+                not plain_value(value, fault, names_object) or _not_the_fix(value, fault)
+                for value in given
+            ):
+                return True
+            continue
+        return True  # edit, apply, delete, …: a write whose value the reader cannot give
+    return False
 
 
 def is_remedy(
@@ -2059,6 +2322,7 @@ def is_remedy(
 __all__ = [
     "InjectedFault",
     "RemedyDeviation",
+    "code_gives_no_fix",
     "deviation_type_of",
     "gives_no_fix",
     "is_remedy",
