@@ -967,6 +967,9 @@ def _remedy_parts(
     return text[end:tail], tail, verb
 
 
+_CODE_SPAN = lazy_pattern(r"(?<!`)`([^`\s]+)`(?!`)")
+
+
 def remedy_end(
     text: str,
     factor: Collection[str],
@@ -979,6 +982,10 @@ def remedy_end(
     (`InjectedFault`), whose value no remedy may give back."""
     # "Set K := 8080." reads as "Set K = 8080." (SI red team 45, F8), the length kept
     folded = unicodedata.normalize("NFC", text).replace(":=", " =")
+    # a code span around the key, the object or the value is prose (SI red team 46, F4: "set
+    # `INVENTORY_PORT` to `8080`", "add `SMTP_PORT=2525` to `smtp-config`"): its backticks read
+    # as spaces, the length kept
+    folded = _CODE_SPAN.sub(lambda span: f" {span.group(1)} ", folded)
     fault = _fault(deviation)
     names_object = _workloads(names_object, factor, fault)
     parts = _remedy_parts(folded, factor, names_object, fault)
@@ -1672,6 +1679,7 @@ _FIXES = lazy_pattern(r"\b(?:fix|fixes|resolves?|cures?|heals?|unblocks?)\b", re
 _PRESENT_BEING = lazy_pattern(
     r"\b(?:is|are|am|reads|holds|shows|contains|says|lists|equals)\b|\b['’]s\b", re.IGNORECASE
 )
+_SO_BEFORE = lazy_pattern(r"\bso(?:\s+that)?\s*\Z", re.IGNORECASE)
 _SEGMENT_END = lazy_pattern(r"[;.!?](?=\s|\Z)")
 _CHANGED_TO = lazy_pattern(
     r"\b(?:chang|set|mov|bump|switch|updat|edit|flipp|revert|turn|scal)\w*\b[^;.]*?\bto\s*\Z",
@@ -1690,6 +1698,8 @@ def _prescribed_in_sentence(text: str, clause: _Clause, upto: int) -> bool | Non
     said = text[clause.start : upto]
     if _CAUSATIVE.match(text) is not None and segment == 0:
         return True
+    if _SO_BEFORE.search(text, segment, clause.start) and _STEP_OPENING.match(text, segment):
+        return True  # "I'd patch checkout-config so K is 8081.": the step's result (F5's twin)
     if _PRESENT_BEING.search(said):
         return False
     if _FIX_NOUN.search(text, segment, clause.start):
@@ -1858,6 +1868,33 @@ def _subjects(
     return names_subject
 
 
+# a condition whose main clause is an imperative remedy giving the fix states its own value: the
+# fault as the case to repair (SI red team 46, F3: "If K is still 8081, set it to 8080.",
+# "Whenever K drifts to 8081, reset it to 8080.", "Should K be 8081 again, set it back to 8080.")
+_INVERTED_CONDITION = lazy_pattern(r"\W*(?:should|were)\s+(?:the\s+)?(?:key\s+)?", re.IGNORECASE)
+_MAIN_AFTER = lazy_pattern(r"[,\s]*(?:then\s+)?")
+
+
+def _repaired_case(
+    text: str,
+    clause: _Clause,
+    factor: Collection[str],
+    fault: InjectedFault,
+    names_object: Callable[[str], bool],
+) -> bool:
+    if not (
+        clause.subordinator in _CONDITION_SUBORDINATORS
+        or _INVERTED_CONDITION.fullmatch(text, clause.start, clause.key_start)
+    ):
+        return False
+    main = _MAIN_AFTER.match(text, clause.end)
+    rest = text[main.end() if main is not None else clause.end :]
+    given = _values_given(rest, factor, names_object, fault)
+    return bool(given) and not any(
+        not plain_value(value, fault, names_object) or _not_the_fix(value, fault) for value in given
+    )
+
+
 def sentence_values(
     text: str,
     factor: Collection[str],
@@ -1920,6 +1957,8 @@ def sentence_values(
             folded, clause, upto, names_subject
         ):
             continue
+        if _repaired_case(folded, clause, factor, fault, names_object):
+            continue  # "If K is still 8081, set it to 8080.": the case to repair (F3)
         value = value.rstrip(".:")
         given.append("0" if value.casefold() == "zero" else value)
     return given
@@ -2303,6 +2342,46 @@ def code_gives_no_fix(
     return False
 
 
+# an imperative step or a first-person plan opening a sentence (SI red team 46, F5)
+_STEP_OPENING = lazy_pattern(
+    rf"\W*{_LABEL}(?:(?:then|next|now|first|please)\s*,?\s+)?(?:(?:i|we)(?:['’]d|['’]ll|\s+would|"
+    r"\s+will|\s+should|\s+can|\s+plan\s+to|\s+am\s+going\s+to|\s+are\s+going\s+to)|let['’]s|"
+    r"re-?start|re-?deploy|roll\s*out|rollout|bounce|reload|set|patch|change|update|scale|apply|"
+    r"edit|fix|correct|wait|run|redeploy|recreate|delete|add|re-?add|restore|put|remove|drop|"
+    r"insert|append|reset)\b",
+    re.IGNORECASE,
+)
+
+
+_CONDITION_OPENING = lazy_pattern(r"\W*(?:if|when|whenever|should)\b[^,;]*,\s*", re.IGNORECASE)
+
+
+def plans_the_fix(
+    text: str,
+    factor: Collection[str],
+    names_object: Callable[[str], bool] = _no_object,
+    deviation: RemedyDeviation = None,
+) -> bool:
+    """Whether `text` is an imperative step or a first-person plan whose clause under *after,
+    once, until, so (that)* gives the factor the fix ("Restart checkout after K is set to
+    8080.", "I'd patch checkout-config so K is 8080, then restart checkout."): the remedy's
+    target, never a denial that the factor deviates now (SI red team 46, F5)."""
+    fault = _fault(deviation)
+    opening = _CONDITION_OPENING.match(text)
+    if fault is None or _STEP_OPENING.match(text, opening.end() if opening else 0) is None:
+        return False
+    if (
+        opening is not None
+        and remedy_end(text[opening.end() :], factor, names_object, deviation) is None
+    ):
+        return False  # after a condition, the step is a plain remedy ("If K is missing, add K=V.")
+    folded = _arrows_read(unicodedata.normalize("NFC", text))
+    given = sentence_values(folded, factor, fault, names_object)
+    if not given or gives_no_fix(text, factor, names_object, deviation):
+        return False
+    return all(plain_value(value, fault, names_object) for value in given)
+
+
 def is_remedy(
     text: str,
     factor: Collection[str],
@@ -2330,6 +2409,7 @@ __all__ = [
     "names_in",
     "normative_values",
     "opens_as_remedy",
+    "plans_the_fix",
     "prescribes_fix",
     "remedy_end",
     "remedy_label",
