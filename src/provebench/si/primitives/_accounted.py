@@ -89,6 +89,7 @@ from provebench.si.primitives._remedy import (
     InjectedFault,
     RemedyDeviation,
     gives_no_fix,
+    healthy_on_fault,
     is_remedy,
     opens_as_remedy,
     plans_the_fix,
@@ -1946,6 +1947,8 @@ def _contradicts_own(
         return False  # "Re-add SMTP_PORT=587.": the value to restore, not one held (H4)
     if plans_the_fix(piece, own, reader.is_object, deviation_type):
         return False  # "Restart checkout after K is set to 8080.": its target (SI red team 46, F5)
+    if healthy_on_fault(piece, own, deviation_type):
+        return True  # "Checkout broke when K changed from 8081." (SI red team 46, R5)
     folded = fold_name(piece)
     # the name as a literal first: a pattern is made and looked up only for a name the piece has
     spelt = {fold_name(name) for name in own}

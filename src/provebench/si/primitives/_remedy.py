@@ -366,7 +366,12 @@ _OUTCOME = lazy_pattern(
     rf"(?:reach(?:es)?|connects?\s+to|talks?\s+to)\s+(?:the\s+)?(?P<name_reached>{_NAME})|"
     # after a semicolon or a comma, who recovers then (SI red team 43, F04: "…; checkout then
     # recovers."), a name of the scenario
-    rf"{_who('semi')}\s+(?:then\s+)?(?:will\s+|can\s+)?(?:then\s+)?{_RECOVERS})"
+    rf"{_who('semi')}\s+(?:then\s+)?(?:will\s+|can\s+)?(?:then\s+)?{_RECOVERS}|"
+    # the restart's purpose (SI red team 46, F6: "… then restart checkout so it picks up the
+    # change.")
+    rf"so(?:\s+that)?\s+{_who('picks')}(?:['’]ll\s+|\s+(?:can|will)\s+|\s+)(?:picks?\s+up|"
+    r"reloads?|re-?reads?|loads?|sees?|uses?)\s+(?:the\s+)?(?:change|new\s+(?:value|port|config\w*)|"
+    r"fix|it|config(?:uration)?|new\s+setting))"
     rf"(?:\s+(?:again|normally|cleanly|successfully|properly))?{_END}",
     re.IGNORECASE,
 )
@@ -967,6 +972,11 @@ def _remedy_parts(
     return text[end:tail], tail, verb
 
 
+_APPOSITION = lazy_pattern(
+    rf"(?<=[\w\"'`”’]),\s*(?:which\s+is\s+)?(?:the|its)\s+(?:port|value|target\s+port)\s+(?:that\s+)?"
+    rf"(?:the\s+)?(?P<name>{_NAME})\s+(?:listens\s+on|serves\s+on|exposes|expects|uses)(?=\s*,)",
+    re.IGNORECASE,
+)
 _CODE_SPAN = lazy_pattern(r"(?<!`)`([^`\s]+)`(?!`)")
 
 
@@ -988,6 +998,12 @@ def remedy_end(
     folded = _CODE_SPAN.sub(lambda span: f" {span.group(1)} ", folded)
     fault = _fault(deviation)
     names_object = _workloads(names_object, factor, fault)
+    # the value's source as an apposition inside the remedy (SI red team 46, F6: "Set K to 8080,
+    # the port inventory listens on, and restart checkout."), a name of the scenario: blanked
+    folded = _APPOSITION.sub(
+        lambda found: " " * len(found.group()) if names_object(found["name"]) else found.group(),
+        folded,
+    )
     parts = _remedy_parts(folded, factor, names_object, fault)
     if parts is None or _retracts_factor(
         folded, factor, None if fault is None else fault.deviation_type
@@ -2382,6 +2398,43 @@ def plans_the_fix(
     return all(plain_value(value, fault, names_object) for value in given)
 
 
+# a history that makes the faulty value the healthy state (SI red team 46, R5): a failure when,
+# since, after or once the factor left the injected value ("Checkout broke when K changed from
+# 8081.", "… was changed from 8081 to 8080.", "Checkout failed since K moved off 8081."), or a
+# good outcome until or before it left it ("Checkout was healthy until K changed from 8081."):
+# the contrary of the statement, the mirror of round 45's H4
+_LEFT_VALUE = lazy_pattern(
+    r"\b(?P<subordinator>when|whenever|since|after|once|as\s+soon\s+as|the\s+moment|until|till|"
+    r"before)\s+(?:the\s+)?(?:key\s+)?(?P<key>[A-Za-z0-9][\w./-]*[A-Za-z0-9])\s+(?:(?:was|got|"
+    r"had\s+been|has\s+been|is|were)\s+)?(?:chang|mov|switch|updat|bump|flipp|set|edit|revert|"
+    r"turn|drift|went|go|shift|patch)\w*\s+(?:away\s+)?(?:from|off(?:\s+of)?)\s+"
+    rf"(?P<value>{_GIVEN})",
+    re.IGNORECASE,
+)
+
+
+def healthy_on_fault(text: str, factor: Collection[str], deviation: RemedyDeviation = None) -> bool:
+    """Whether `text` tells a history in which the injected value was the healthy state (the
+    comment above; SI red team 46, R5)."""
+    fault = _fault(deviation)
+    if fault is None or fault.injected is None:
+        return False
+    names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
+    for found in _LEFT_VALUE.finditer(unicodedata.normalize("NFC", text)):
+        if fold_name(found["key"].rsplit("/", 1)[-1]) not in names:
+            continue
+        if not _restores_fault(found["value"].strip("\"'`“”‘’"), fault):
+            continue
+        before = found.string[: found.start()]
+        subordinator = " ".join(found["subordinator"].casefold().split())
+        if subordinator in ("until", "till", "before"):
+            if _good_outcome(before):
+                return True
+        elif _failing(before):
+            return True
+    return False
+
+
 def is_remedy(
     text: str,
     factor: Collection[str],
@@ -2404,6 +2457,7 @@ __all__ = [
     "code_gives_no_fix",
     "deviation_type_of",
     "gives_no_fix",
+    "healthy_on_fault",
     "is_remedy",
     "keeps_missing",
     "names_in",
