@@ -1307,8 +1307,30 @@ def keeps_missing(text: str, factor: Collection[str], fault: InjectedFault) -> b
         return False
     names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
     own = {fold_name(name.rsplit("/", 1)[-1]) for name in (fault.subject, fault.resource) if name}
-    found = _STAYS_MISSING.match(unicodedata.normalize("NFC", text))
-    return found is not None and _own_key(found.group("key"), own or names)
+    folded = unicodedata.normalize("NFC", text)
+    found = _STAYS_MISSING.match(folded)
+    if found is not None and _own_key(found.group("key"), own or names):
+        return True
+    # the key's absence with a good outcome (SI red team 46, R4: "With SMTP_PORT absent,
+    # notification-service recovers.", "SMTP_PORT being absent lets notification-service run.")
+    for absent in _ABSENT_STATE.finditer(folded):
+        if not _own_key(absent.group("key"), own or names):
+            continue
+        rest = folded[: absent.start()] + " " + folded[absent.end() :]
+        if _good_outcome(rest) and _STOPS_WORKING.search(rest) is None:
+            return True
+    return False
+
+
+_ABSENT_STATE = lazy_pattern(
+    r"\b(?P<key>[A-Za-z0-9][\w./-]*[A-Za-z0-9])\s+(?:(?:being|is|are|stays?|remains?|left|"
+    r"kept|still|staying|remaining)\s+)*(?:absent|missing|removed|gone|unset|undefined|deleted|"
+    r"out)\b",
+    re.IGNORECASE,
+)
+_STOPS_WORKING = lazy_pattern(
+    r"\bstop\w*\s+(?:running|working|serving|starting|responding|sending)\b", re.IGNORECASE
+)
 
 
 def prescribes_fix(text: str, factor: Collection[str], deviation: RemedyDeviation = None) -> bool:
