@@ -1313,13 +1313,12 @@ def keeps_missing(text: str, factor: Collection[str], fault: InjectedFault) -> b
         return True
     # the key's absence with a good outcome (SI red team 46, R4: "With SMTP_PORT absent,
     # notification-service recovers.", "SMTP_PORT being absent lets notification-service run.")
-    for absent in _ABSENT_STATE.finditer(folded):
-        if not _own_key(absent.group("key"), own or names):
-            continue
-        rest = folded[: absent.start()] + " " + folded[absent.end() :]
-        if _good_outcome(rest) and _STOPS_WORKING.search(rest) is None:
-            return True
-    return False
+    # the outcome read once for the whole text, so that the reading stays linear (§11)
+    if not _good_outcome(folded) or _STOPS_WORKING.search(folded) is not None:
+        return False
+    return any(
+        _own_key(absent.group("key"), own or names) for absent in _ABSENT_STATE.finditer(folded)
+    )
 
 
 _ABSENT_STATE = lazy_pattern(
@@ -1717,6 +1716,7 @@ _FIXES = lazy_pattern(r"\b(?:fix|fixes|resolves?|cures?|heals?|unblocks?)\b", re
 _PRESENT_BEING = lazy_pattern(
     r"\b(?:is|are|am|reads|holds|shows|contains|says|lists|equals)\b|\b['’]s\b", re.IGNORECASE
 )
+_WINDOW = 300
 _SO_BEFORE = lazy_pattern(r"\bso(?:\s+that)?\s*\Z", re.IGNORECASE)
 _SEGMENT_END = lazy_pattern(r"[;.!?](?=\s|\Z)")
 _CHANGED_TO = lazy_pattern(
@@ -1728,8 +1728,9 @@ _CHANGED_TO = lazy_pattern(
 def _prescribed_in_sentence(text: str, clause: _Clause, upto: int) -> bool | None:
     """True where the clause prescribes whatever its verb (the comment above), False where its
     present verb of being or reading states, None where neither is said."""
-    segment = 0
-    for stop in _SEGMENT_END.finditer(text, 0, clause.start):
+    # each look is bounded (`_WINDOW` characters either side), so that the reading stays linear
+    segment = 0 if clause.start <= _WINDOW else clause.start - _WINDOW
+    for stop in _SEGMENT_END.finditer(text, segment, clause.start):
         segment = stop.end()
     if _CHANGE_NOUN.search(text, max(segment, clause.key_start - 60), clause.key_start):
         return True
@@ -1744,7 +1745,11 @@ def _prescribed_in_sentence(text: str, clause: _Clause, upto: int) -> bool | Non
         return True
     # the words before the clause only where it is subordinate ("Everything worked while K was
     # 8081."): a main clause's own opening ("Run kubectl get …: K=8081.") is no outcome
-    rest = (text[segment : clause.start] if clause.subordinate else "") + " " + text[upto:]
+    rest = (
+        (text[segment : clause.start] if clause.subordinate else "")
+        + " "
+        + text[upto : upto + _WINDOW]
+    )
     if not (_good_outcome(rest) or (_FIXES.search(rest) and not _failing(rest))):
         return None
     if clause.subordinator in ("until", "till") and _CHANGED_TO.search(text, clause.start, upto):
@@ -1926,7 +1931,8 @@ def _repaired_case(
     ):
         return False
     main = _MAIN_AFTER.match(text, clause.end)
-    rest = text[main.end() if main is not None else clause.end :]
+    at = main.end() if main is not None else clause.end
+    rest = text[at : at + _WINDOW]  # bounded, so that the reading stays linear
     given = _values_given(rest, factor, names_object, fault)
     return bool(given) and not any(
         not plain_value(value, fault, names_object) or _not_the_fix(value, fault) for value in given
@@ -2233,7 +2239,7 @@ def _names_undone(folded: str, names: set[str], deviation: str | None) -> bool:
             continue  # "LEGACY_SHARD_COUNT should be removed.": an extra key's fix
         if found["active"] is not None and _ACTIVE_UNDONE.match(folded, found.end()) is None:
             continue  # "K returns 8081" is no undoing; "K returns to its original value" is
-        said = folded[: found.end()]
+        said = folded[max(0, found.start() - _WINDOW) : found.end()]
         if _UNDONE_PAST.search(folded, found.end("name"), found.end()):
             continue  # "K was reverted in the last deploy.": a history
         if _UNDONE_TIME.search(said) is None and found["active"] is None:
@@ -2447,7 +2453,7 @@ def healthy_on_fault(text: str, factor: Collection[str], deviation: RemedyDeviat
             continue
         if not _restores_fault(found["value"].strip("\"'`“”‘’"), fault):
             continue
-        before = found.string[: found.start()]
+        before = found.string[max(0, found.start() - _WINDOW) : found.start()]
         subordinator = " ".join(found["subordinator"].casefold().split())
         if subordinator in ("until", "till", "before"):
             if _good_outcome(before):
