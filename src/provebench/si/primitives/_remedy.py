@@ -995,14 +995,21 @@ def remedy_end(
     # a code span around the key, the object or the value is prose (SI red team 46, F4: "set
     # `INVENTORY_PORT` to `8080`", "add `SMTP_PORT=2525` to `smtp-config`"): its backticks read
     # as spaces, the length kept
-    folded = _CODE_SPAN.sub(lambda span: f" {span.group(1)} ", folded)
+    # (its first `_WINDOW` * 2 characters only: a remedy is short, and the reading stays linear)
+    head = _CODE_SPAN.sub(lambda span: f" {span.group(1)} ", folded[: 2 * _WINDOW])
+    folded = head + folded[2 * _WINDOW :]
     fault = _fault(deviation)
     names_object = _workloads(names_object, factor, fault)
     # the value's source as an apposition inside the remedy (SI red team 46, F6: "Set K to 8080,
     # the port inventory listens on, and restart checkout."), a name of the scenario: blanked
-    folded = _APPOSITION.sub(
-        lambda found: " " * len(found.group()) if names_object(found["name"]) else found.group(),
-        folded,
+    folded = (
+        _APPOSITION.sub(
+            lambda found: (
+                " " * len(found.group()) if names_object(found["name"]) else found.group()
+            ),
+            folded[: 2 * _WINDOW],
+        )
+        + folded[2 * _WINDOW :]
     )
     parts = _remedy_parts(folded, factor, names_object, fault)
     if parts is None or _retracts_factor(
