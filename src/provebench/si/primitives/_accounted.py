@@ -89,8 +89,10 @@ from provebench.si.primitives._remedy import (
     InjectedFault,
     RemedyDeviation,
     gives_no_fix,
+    healthy_on_fault,
     is_remedy,
     opens_as_remedy,
+    plans_the_fix,
     prescribes_fix,
     remedy_end,
     remedy_label,
@@ -1943,6 +1945,10 @@ def _contradicts_own(
     piece = reader.text[start:end]
     if is_remedy(piece, own, reader.is_object, deviation_type):
         return False  # "Re-add SMTP_PORT=587.": the value to restore, not one held (H4)
+    if plans_the_fix(piece, own, reader.is_object, deviation_type):
+        return False  # "Restart checkout after K is set to 8080.": its target (SI red team 46, F5)
+    if healthy_on_fault(piece, own, deviation_type):
+        return True  # "Checkout broke when K changed from 8081." (SI red team 46, R5)
     folded = fold_name(piece)
     # the name as a literal first: a pattern is made and looked up only for a name the piece has
     spelt = {fold_name(name) for name in own}

@@ -366,7 +366,12 @@ _OUTCOME = lazy_pattern(
     rf"(?:reach(?:es)?|connects?\s+to|talks?\s+to)\s+(?:the\s+)?(?P<name_reached>{_NAME})|"
     # after a semicolon or a comma, who recovers then (SI red team 43, F04: "…; checkout then
     # recovers."), a name of the scenario
-    rf"{_who('semi')}\s+(?:then\s+)?(?:will\s+|can\s+)?(?:then\s+)?{_RECOVERS})"
+    rf"{_who('semi')}\s+(?:then\s+)?(?:will\s+|can\s+)?(?:then\s+)?{_RECOVERS}|"
+    # the restart's purpose (SI red team 46, F6: "… then restart checkout so it picks up the
+    # change.")
+    rf"so(?:\s+that)?\s+{_who('picks')}(?:['’]ll\s+|\s+(?:can|will)\s+|\s+)(?:picks?\s+up|"
+    r"reloads?|re-?reads?|loads?|sees?|uses?)\s+(?:the\s+)?(?:change|new\s+(?:value|port|config\w*)|"
+    r"fix|it|config(?:uration)?|new\s+setting))"
     rf"(?:\s+(?:again|normally|cleanly|successfully|properly))?{_END}",
     re.IGNORECASE,
 )
@@ -383,9 +388,10 @@ _VALUE_SOURCE = lazy_pattern(
     rf"(?:own\s+)?(?:port|value|target\s+port|replica\s+count|listening\s+port)\s*\){_END}|"
     rf",?\s+to\s+match\s+(?:the\s+)?(?:service\s+|deployment\s+)?(?P<name_match>{_NAME})"
     rf"(?:['’]s?\s+(?:port|value|target\s+port|listening\s+port))?{_END}|"
-    # the value it had before the fault (SI red team 43, F04: "… to 8080, as before.")
-    rf",?\s*(?:as\s+(?:before|it\s+was(?:\s+before)?|in\s+the\s+baseline)|(?:its|the)\s+"
-    rf"(?:previous|original|old|former)\s+value){_END}",
+    # the value it had before the fault (SI red team 43, F04: "… to 8080, as before."), only
+    # after a value it gives (SI red team 46, R6: "Then set K as before." gives none: undone)
+    rf"(?P<as_before>,?\s*(?:as\s+(?:before|it\s+was(?:\s+before)?|in\s+the\s+baseline)|"
+    rf"(?:its|the)\s+(?:previous|original|old|former)\s+value)){_END}",
     re.IGNORECASE,
 )
 
@@ -485,6 +491,12 @@ def _tail_start(
     source = _SOURCE.search(rest, 0, end)
     end = end if source is None else source.start()
     given = _VALUE_SOURCE.search(rest, 0, end)
+    if (
+        given is not None
+        and given.group("as_before") is not None
+        and _ANY_VALUE.search(rest, 0, given.start()) is None
+    ):
+        given = None  # "Then set K as before.": no value, the fix undone (SI red team 46, R6)
     if given is not None and all(
         names_object(name)
         for group, name in given.groupdict().items()
@@ -960,6 +972,14 @@ def _remedy_parts(
     return text[end:tail], tail, verb
 
 
+_APPOSITION = lazy_pattern(
+    rf"(?<=[\w\"'`”’]),\s*(?:which\s+is\s+)?(?:the|its)\s+(?:port|value|target\s+port)\s+(?:that\s+)?"
+    rf"(?:the\s+)?(?P<name>{_NAME})\s+(?:listens\s+on|serves\s+on|exposes|expects|uses)(?=\s*,)",
+    re.IGNORECASE,
+)
+_CODE_SPAN = lazy_pattern(r"(?<!`)`([^`\s]+)`(?!`)")
+
+
 def remedy_end(
     text: str,
     factor: Collection[str],
@@ -972,10 +992,29 @@ def remedy_end(
     (`InjectedFault`), whose value no remedy may give back."""
     # "Set K := 8080." reads as "Set K = 8080." (SI red team 45, F8), the length kept
     folded = unicodedata.normalize("NFC", text).replace(":=", " =")
+    # a code span around the key, the object or the value is prose (SI red team 46, F4: "set
+    # `INVENTORY_PORT` to `8080`", "add `SMTP_PORT=2525` to `smtp-config`"): its backticks read
+    # as spaces, the length kept
+    # (its first `_WINDOW` * 2 characters only: a remedy is short, and the reading stays linear)
+    head = _CODE_SPAN.sub(lambda span: f" {span.group(1)} ", folded[: 2 * _WINDOW])
+    folded = head + folded[2 * _WINDOW :]
     fault = _fault(deviation)
     names_object = _workloads(names_object, factor, fault)
+    # the value's source as an apposition inside the remedy (SI red team 46, F6: "Set K to 8080,
+    # the port inventory listens on, and restart checkout."), a name of the scenario: blanked
+    folded = (
+        _APPOSITION.sub(
+            lambda found: (
+                " " * len(found.group()) if names_object(found["name"]) else found.group()
+            ),
+            folded[: 2 * _WINDOW],
+        )
+        + folded[2 * _WINDOW :]
+    )
     parts = _remedy_parts(folded, factor, names_object, fault)
-    if parts is None or _retracts_factor(folded, factor):
+    if parts is None or _retracts_factor(
+        folded, factor, None if fault is None else fault.deviation_type
+    ):
         # "Then restore INVENTORY_PORT.": the step before undone, no remedy (SI red team 45, H8)
         return None
     rest, tail, verb = parts
@@ -1275,8 +1314,29 @@ def keeps_missing(text: str, factor: Collection[str], fault: InjectedFault) -> b
         return False
     names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
     own = {fold_name(name.rsplit("/", 1)[-1]) for name in (fault.subject, fault.resource) if name}
-    found = _STAYS_MISSING.match(unicodedata.normalize("NFC", text))
-    return found is not None and _own_key(found.group("key"), own or names)
+    folded = unicodedata.normalize("NFC", text)
+    found = _STAYS_MISSING.match(folded)
+    if found is not None and _own_key(found.group("key"), own or names):
+        return True
+    # the key's absence with a good outcome (SI red team 46, R4: "With SMTP_PORT absent,
+    # notification-service recovers.", "SMTP_PORT being absent lets notification-service run.")
+    # the outcome read once for the whole text, so that the reading stays linear (§11)
+    if not _good_outcome(folded) or _STOPS_WORKING.search(folded) is not None:
+        return False
+    return any(
+        _own_key(absent.group("key"), own or names) for absent in _ABSENT_STATE.finditer(folded)
+    )
+
+
+_ABSENT_STATE = lazy_pattern(
+    r"\b(?P<key>[A-Za-z0-9][\w./-]*[A-Za-z0-9])\s+(?:(?:being|is|are|stays?|remains?|left|"
+    r"kept|still|staying|remaining)\s+)*(?:absent|missing|removed|gone|unset|undefined|deleted|"
+    r"out)\b",
+    re.IGNORECASE,
+)
+_STOPS_WORKING = lazy_pattern(
+    r"\bstop\w*\s+(?:running|working|serving|starting|responding|sending)\b", re.IGNORECASE
+)
 
 
 def prescribes_fix(text: str, factor: Collection[str], deviation: RemedyDeviation = None) -> bool:
@@ -1332,7 +1392,8 @@ _CLAUSE_BOUNDARY = lazy_pattern(
     # H1: "Restart checkout after K is 8081 again." held its "is" in the remedy's clause)
     r"\b(?:as\s+soon\s+as|as\s+long\s+as|so\s+that|by\s+the\s+time|but|while|whereas|although|"
     r"though|which|so|because|since|and|or|then|yet|unless|if|when|whenever|once|until|till|"
-    r"after)\b",
+    # "the moment K reads 8081 again" is a "when" (SI red team 46, R4)
+    r"after|the\s+(?:moment|minute|instant|second))\b",
     re.IGNORECASE,
 )
 _NORMATIVE_WORD = lazy_pattern(
@@ -1367,7 +1428,7 @@ _SUBJECT_OPENING = lazy_pattern(
 _SUBORDINATORS = frozenset(
     {"because", "since", "if", "when", "whenever", "once", "until", "unless", "while", "whereas",
      "although", "though", "till", "after", "as soon as", "as long as", "so that",
-     "by the time"}
+     "by the time", "the moment", "the minute", "the instant", "the second"}
 )  # fmt: skip
 # a subordinator of a time to come or of a condition to meet names a target state, never the
 # state the system is in (SI red team 44, H1: "Checkout recovers once K is 8081.", "Restart
@@ -1380,7 +1441,10 @@ _TARGET_SUBORDINATORS = frozenset(
 # checkout fails."); with a good outcome ("Checkout works when K is 8081.") they prescribe it
 # "as long as" and "as soon as" are conditions as much as times (SI red team 45, F3: "Checkout
 # fails as long as K is 8081." states as "If K is 8081, checkout fails." does)
-_CONDITION_SUBORDINATORS = frozenset({"if", "when", "whenever", "as long as", "as soon as"})
+_CONDITION_SUBORDINATORS = frozenset(
+    {"if", "when", "whenever", "as long as", "as soon as", "the moment", "the minute",
+     "the instant", "the second"}
+)  # fmt: skip
 _FAILING = lazy_pattern(
     r"\b(?:fail\w*|crash\w*|cannot|can\s+not|not|never|no|errors?|erroring|refus\w*|"
     r"time[sd]?\s+out|timing\s+out|timeouts?|break\w*|broke|broken|down|unreachable|"
@@ -1626,6 +1690,80 @@ def _no_subject(_name: str) -> bool:
     return False
 
 
+# What makes a clause that gives the factor a value a prescription before any verb of it is read
+# (SI red team 46, R2-R4: `_states` fell through to "states" for each of these, so the value was
+# never checked): a noun of change before the key ("Fix: the restoration of K to 8081", "an
+# update of K to 8081", "a scale of orders-db to 0 replicas"), a causative opening of the
+# sentence ("Have K set to 8081.", "Have someone set …", "Make it so K is 8081.", "Get …"), a
+# noun of the fix before the clause in its part of the sentence ("Recommended: …", "The fix:
+# …"), and a good outcome in the rest of the sentence where the clause's own verb is no present
+# verb of being or reading ("With K at 8081, checkout recovers.", "K being 8081 lets checkout
+# recover.", "A value of 8081 for K fixes checkout."). A present verb of being or reading ("K
+# is 8081 today; set it to 8080.") states; so does a past under "until" or "before" that
+# changes the factor to its value after a good outcome ("Checkout worked until K was changed
+# to 8081.": a history).
+_CHANGE_NOUN = lazy_pattern(
+    r"\b(?:restoration|restore|update|patch|change|reset|scale|scaling|setting|revert|reversion|"
+    r"rollback|roll-?back|return|move|switch|bump|edit|correction|adjustment|increase|decrease|"
+    r"reduction|assignment|modification)\s+of\s+(?:the\s+)?(?:key\s+|deployment\s+|"
+    r"configmap\s+)?\Z",
+    re.IGNORECASE,
+)
+_CAUSATIVE = lazy_pattern(
+    rf"\W*{_LABEL}(?:please\s+|just\s+|simply\s+)?(?:have|get|make)\s+"
+    r"(?!(?:a|an)\s+(?:look|glance|check|quick)\b|(?:been|had|seen|to)\b)",
+    re.IGNORECASE,
+)
+_FIX_NOUN = lazy_pattern(
+    r"\b(?:fix|fixes|remedy|remediation|recommended|recommendation|solution|workaround|"
+    r"mitigation|resolution|action|next\s+step|to-?do|plan)\b",
+    re.IGNORECASE,
+)
+_FIXES = lazy_pattern(r"\b(?:fix|fixes|resolves?|cures?|heals?|unblocks?)\b", re.IGNORECASE)
+_PRESENT_BEING = lazy_pattern(
+    r"\b(?:is|are|am|reads|holds|shows|contains|says|lists|equals)\b|\b['’]s\b", re.IGNORECASE
+)
+_WINDOW = 300
+_SO_BEFORE = lazy_pattern(r"\bso(?:\s+that)?\s*\Z", re.IGNORECASE)
+_SEGMENT_END = lazy_pattern(r"[;.!?](?=\s|\Z)")
+_CHANGED_TO = lazy_pattern(
+    r"\b(?:chang|set|mov|bump|switch|updat|edit|flipp|revert|turn|scal)\w*\b[^;.]*?\bto\s*\Z",
+    re.IGNORECASE,
+)
+
+
+def _prescribed_in_sentence(text: str, clause: _Clause, upto: int) -> bool | None:
+    """True where the clause prescribes whatever its verb (the comment above), False where its
+    present verb of being or reading states, None where neither is said."""
+    # each look is bounded (`_WINDOW` characters either side), so that the reading stays linear
+    segment = 0 if clause.start <= _WINDOW else clause.start - _WINDOW
+    for stop in _SEGMENT_END.finditer(text, segment, clause.start):
+        segment = stop.end()
+    if _CHANGE_NOUN.search(text, max(segment, clause.key_start - 60), clause.key_start):
+        return True
+    said = text[clause.start : upto]
+    if _CAUSATIVE.match(text) is not None and segment == 0:
+        return True
+    if _SO_BEFORE.search(text, segment, clause.start) and _STEP_OPENING.match(text, segment):
+        return True  # "I'd patch checkout-config so K is 8081.": the step's result (F5's twin)
+    if _PRESENT_BEING.search(said):
+        return False
+    if _FIX_NOUN.search(text, segment, clause.start):
+        return True
+    # the words before the clause only where it is subordinate ("Everything worked while K was
+    # 8081."): a main clause's own opening ("Run kubectl get …: K=8081.") is no outcome
+    rest = (
+        (text[segment : clause.start] if clause.subordinate else "")
+        + " "
+        + text[upto : upto + _WINDOW]
+    )
+    if not (_good_outcome(rest) or (_FIXES.search(rest) and not _failing(rest))):
+        return None
+    if clause.subordinator in ("until", "till") and _CHANGED_TO.search(text, clause.start, upto):
+        return None  # "Checkout worked until K was changed to 8081.": a history
+    return True
+
+
 def _states(
     text: str,
     clause: _Clause,
@@ -1666,6 +1804,9 @@ def _states(
         if _good_outcome(rest):
             return False
         return _PAST.search(_PASSIVE.sub(" ", said)) is not None
+    prescribed = _prescribed_in_sentence(text, clause, upto)
+    if prescribed is not None:
+        return not prescribed  # SI red team 46, R2-R4
     if _STATING_WORD.search(said):
         return True
     label = _label_before(text, clause.start)
@@ -1777,6 +1918,34 @@ def _subjects(
     return names_subject
 
 
+# a condition whose main clause is an imperative remedy giving the fix states its own value: the
+# fault as the case to repair (SI red team 46, F3: "If K is still 8081, set it to 8080.",
+# "Whenever K drifts to 8081, reset it to 8080.", "Should K be 8081 again, set it back to 8080.")
+_INVERTED_CONDITION = lazy_pattern(r"\W*(?:should|were)\s+(?:the\s+)?(?:key\s+)?", re.IGNORECASE)
+_MAIN_AFTER = lazy_pattern(r"[,\s]*(?:then\s+)?")
+
+
+def _repaired_case(
+    text: str,
+    clause: _Clause,
+    factor: Collection[str],
+    fault: InjectedFault,
+    names_object: Callable[[str], bool],
+) -> bool:
+    if not (
+        clause.subordinator in _CONDITION_SUBORDINATORS
+        or _INVERTED_CONDITION.fullmatch(text, clause.start, clause.key_start)
+    ):
+        return False
+    main = _MAIN_AFTER.match(text, clause.end)
+    at = main.end() if main is not None else clause.end
+    rest = text[at : at + _WINDOW]  # bounded, so that the reading stays linear
+    given = _values_given(rest, factor, names_object, fault)
+    return bool(given) and not any(
+        not plain_value(value, fault, names_object) or _not_the_fix(value, fault) for value in given
+    )
+
+
 def sentence_values(
     text: str,
     factor: Collection[str],
@@ -1839,6 +2008,8 @@ def sentence_values(
             folded, clause, upto, names_subject
         ):
             continue
+        if _repaired_case(folded, clause, factor, fault, names_object):
+            continue  # "If K is still 8081, set it to 8080.": the case to repair (F3)
         value = value.rstrip(".:")
         given.append("0" if value.casefold() == "zero" else value)
     return given
@@ -1971,12 +2142,48 @@ def _brings_workload_back(text: str, found: re.Match[str]) -> bool:
     return _WORKLOAD_STEP.search(text, 0, found.start()) is not None
 
 
+# the change undone in the passive, its subject the change or the value it replaced (SI red team
+# 46, R6: "The old value should then be restored.", "The change is later rolled back."), with
+# no value after it; and the change called temporary ("The change is temporary.", "This is only
+# a temporary workaround; revert after the incident.", "The fix is a stopgap.", "This change is
+# for testing only."): either withholds the band, fail closed; "As a temporary measure until the
+# next maintenance window, set K to 8080." is a time of the fix (round 43's honest table)
+_MODAL_CHAIN = (
+    r"(?:(?:should|must|will|can|could|may|might|would|shall|needs?\s+to|has\s+to|is\s+to|"
+    r"ought\s+to|then|later|afterwards?|eventually|again|also|just|simply|be|is|are|gets?|"
+    r"been|being)\s+)+"
+)
+_UNDONE_PASSIVE = lazy_pattern(
+    r"\b(?:the\s+(?:change|fix|remedy|edit|patch|update|workaround)s?|(?:the|its)\s+(?:old|"
+    r"previous|original|former|earlier|prior)\s+(?:value|setting|state|config(?:uration)?|port|"
+    rf"one|count|replicas?))\s+{_MODAL_CHAIN}(?:restored|reverted|rolled\s+back|undone|"
+    r"reinstated|put\s+back|brought\s+back|backed\s+out|reapplied|re-applied)\b"
+    r"(?!\s+(?:to|at)\s+[-+\d\"'`“‘]|\s+(?:from|with|in|into)\b)",
+    re.IGNORECASE,
+)
+_TEMPORARY = lazy_pattern(
+    r"\b(?:change|fix|remedy|patch|edit|update|this|that|it|workaround|value|setting|port)\s+"
+    r"(?:is|are|should\s+be|will\s+be|would\s+be|stays?|remains?)\s+(?:(?:only|just|purely|"
+    r"merely|meant\s+to\s+be)\s+)?(?:(?:a|an)\s+)?(?:temporary|temporarily|stop-?gap|interim|"
+    r"short-?term|provisional|band-?aid|for\s+(?:testing|the\s+test|the\s+demo|a\s+test|"
+    r"debugging|now|the\s+(?:incident|outage)))\b|"
+    r"\b(?:a|an|the|this|only)\s+(?:(?:only|just|purely)\s+)?(?:temporary|stop-?gap|interim|"
+    r"short-?term|provisional|band-?aid)\s+(?:workaround|fix|change|patch|solution|"
+    r"mitigation|remedy)\b|\bstop-?gap\b|\bfor\s+(?:testing|the\s+demo|debugging)\s+only\b|"
+    r"\brevert\w*\s+(?:it\s+|this\s+|that\s+)?(?:after|once|when|later|tomorrow)\b",
+    re.IGNORECASE,
+)
+
+
 def retracts(text: str) -> bool:
     """Whether `text` undoes "it" or "the change" (`_RETRACTS`), or puts it back after a time
     of sequence (`_PUTS_BACK`; SI red team 44, H3), not under a negation that governs the
-    undoing (SI red team 45, H8)."""
+    undoing (SI red team 45, H8); or undoes the change in the passive, or calls it temporary
+    (`_UNDONE_PASSIVE`, `_TEMPORARY`; SI red team 46, R6)."""
     folded = _ASSERTING_NEGATION.sub("remember to", unicodedata.normalize("NFC", text))
-    found = _RETRACTS.search(folded)
+    found = _RETRACTS.search(folded) or _UNDONE_PASSIVE.search(folded)
+    if found is None:
+        found = _TEMPORARY.search(folded)
     if found is None:
         found = _PUTS_BACK.search(folded)
         if found is not None and (
@@ -2000,11 +2207,69 @@ _UNDOES_NAME = lazy_pattern(
 )
 
 
-def _retracts_factor(text: str, factor: Collection[str]) -> bool:
+# the factor's key or resource undone in the passive, or returning to what it was, with no value
+# after it (SI red team 46, R6: "Later, K is reverted.", "K should later be restored.", "K gets
+# reverted to its prior value.", "K returns to its original value.", "SMTP_PORT should later
+# be removed again."): the verbs of putting back are a missing key's fix, and of removing an
+# extra key's (`_retracts_factor`)
+_PUT_BACK_WORDS = frozenset(
+    {"restored", "reinstated", "put back", "brought back", "re-added", "readded"}
+)
+_REMOVED_WORDS = frozenset({"removed", "deleted", "dropped"})
+_NAME_UNDONE = lazy_pattern(
+    rf"\b(?P<name>[A-Za-z0-9][\w./-]*[A-Za-z0-9])\s+(?:{_MODAL_CHAIN}(?P<verb>restored|reverted|"
+    r"rolled\s+back|undone|reinstated|put\s+back|brought\s+back|re-?added|removed|deleted|"
+    r"dropped|reset|changed\s+back|set\s+back|switched\s+back|scaled\s+back)|(?P<active>"
+    r"(?:returns?|reverts?|goes\s+back|falls\s+back|switches\s+back|changes\s+back)))\b"
+    r"(?!\s+(?:back\s+)?(?:to|at)\s+(?!(?:its|the)\s+(?:old|previous|original|former|earlier|"
+    r"prior)\b|(?:where|how|what|the\s+way)\b)|\s+(?:from|with|in|into)\b)",
+    re.IGNORECASE,
+)
+_UNDONE_TIME = lazy_pattern(
+    r"\b(?:should|must|will|can|needs?|has\s+to|is\s+to|ought|shall|gets?|then|later|"
+    r"afterwards?|eventually|next|tomorrow|once|after|again)\b",
+    re.IGNORECASE,
+)
+_UNDONE_PAST = lazy_pattern(r"\b(?:was|were|had|got|been|did)\b", re.IGNORECASE)
+
+
+def _names_undone(folded: str, names: set[str], deviation: str | None) -> bool:
+    """Whether `folded` undoes the factor by name in the passive or returns it to what it was,
+    at a time to come (`_NAME_UNDONE`; SI red team 46, R6), not in the past."""
+    for found in _NAME_UNDONE.finditer(folded):
+        if fold_name(found["name"].rsplit("/", 1)[-1]) not in names:
+            continue
+        verb = " ".join((found["verb"] or "").casefold().split())
+        if deviation in _MISSING_TYPES and verb in _PUT_BACK_WORDS:
+            continue  # "SMTP_PORT should be restored.": a missing key's fix
+        if deviation in _REMOVED_TYPES and verb in _REMOVED_WORDS:
+            continue  # "LEGACY_SHARD_COUNT should be removed.": an extra key's fix
+        if found["active"] is not None and _ACTIVE_UNDONE.match(folded, found.end()) is None:
+            continue  # "K returns 8081" is no undoing; "K returns to its original value" is
+        said = folded[max(0, found.start() - _WINDOW) : found.end()]
+        if _UNDONE_PAST.search(folded, found.end("name"), found.end()):
+            continue  # "K was reverted in the last deploy.": a history
+        if _UNDONE_TIME.search(said) is None and found["active"] is None:
+            continue
+        if _NEGATION.search(folded, 0, found.start()) is None:
+            return True
+    return False
+
+
+_ACTIVE_UNDONE = lazy_pattern(
+    r"\s+(?:back\s+)?to\s+(?:its|the)\s+(?:old|previous|original|former|earlier|prior)\b",
+    re.IGNORECASE,
+)
+
+
+def _retracts_factor(text: str, factor: Collection[str], deviation: str | None = None) -> bool:
     """Whether `text` undoes the factor's key or resource by name after a time of sequence, not
-    under a negation that governs the undoing (SI red team 45, H8)."""
+    under a negation that governs the undoing (SI red team 45, H8), or in the passive or
+    returning it to what it was (`_names_undone`; SI red team 46, R6)."""
     folded = _ASSERTING_NEGATION.sub("remember to", unicodedata.normalize("NFC", text))
     names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
+    if _names_undone(folded, names, deviation):
+        return True
     for found in _UNDOES_NAME.finditer(folded):
         if fold_name(found["name"].rsplit("/", 1)[-1]) not in names:
             continue
@@ -2029,7 +2294,7 @@ def gives_no_fix(
         return False
     if keeps_missing(text, factor, fault) or keeps_state(text, factor, fault):
         return True
-    if retracts(text) or _retracts_factor(text, factor):
+    if retracts(text) or _retracts_factor(text, factor, fault.deviation_type):
         return True  # "Afterwards revert it." (SI red team 43, H06), "… put it back" (44, H3)
     text = _arrows_read(text)  # "Change K 8081 -> 8080." (SI red team 44, F4)
     given = _values_given(unicodedata.normalize("NFC", text), factor, names_object, fault)
@@ -2038,6 +2303,171 @@ def gives_no_fix(
     return any(
         not plain_value(value, fault, names_object) or _not_the_fix(value, fault) for value in given
     )
+
+
+# A kubectl write inside a code block (SI red team 46, R1): the strict reading drops a code block
+# as an example (`_markup`), so a remedy there was never read, and "```kubectl patch configmap
+# checkout-config -p '{"data":{"K":"8081"}}'```" after the diagnosis kept the top band that the
+# same command in prose loses (SI red team 41, A2). Each line of a code block that is a kubectl
+# write naming the factor's own subject or resource is read as round 41's argument reader reads
+# it (`_kubectl_scale`, `_values_given`): a value that is no fix, or a write the reader gives no
+# value to ("kubectl edit …", "kubectl delete configmap …", a JSON patch that removes the key),
+# is no plain remedy (fail closed). A read ("kubectl get …", "kubectl describe …") and a restart
+# ("kubectl rollout restart …") write nothing of the factor.
+_CODE_KUBECTL = lazy_pattern(
+    r"[ \t]*(?:[$#>%][ \t]*)?(?:sudo\s+)?kubectl(?P<arguments>(?:[ \t]+\S+)+)", re.IGNORECASE
+)
+_CODE_WRITES = frozenset(
+    {"patch", "set", "edit", "apply", "replace", "create", "delete", "scale", "label",
+     "annotate", "autoscale"}
+)  # fmt: skip
+_VALUED_FLAGS = frozenset({"-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user"})
+_CONTINUED = lazy_pattern(r"\\[ \t]*\r?\n")
+_REMOVE_OP = lazy_pattern(r"[\"']op[\"']\s*:\s*[\"']remove[\"']", re.IGNORECASE)
+
+
+def _kubectl_verb(arguments: list[str]) -> tuple[str, str]:
+    """The kubectl command's verb and the one after it ("rollout undo"), its flags skipped."""
+    words: list[str] = []
+    skip = False
+    for argument in arguments:
+        if skip:
+            skip = False
+            continue
+        if argument.startswith("-"):
+            skip = "=" not in argument and argument in _VALUED_FLAGS
+            continue
+        words.append(argument.casefold())
+        if len(words) == 2:
+            break
+    padded = [*words, "", ""]
+    return padded[0], padded[1]
+
+
+def code_gives_no_fix(
+    code: str,
+    factor: Collection[str],
+    names_object: Callable[[str], bool] = _no_object,
+    deviation: RemedyDeviation = None,
+) -> bool:
+    """Whether a code block `code` holds a kubectl write of the factor that is no plain remedy
+    of it (the comment above; SI red team 46, R1)."""
+    fault = _fault(deviation)
+    if fault is None:
+        return False
+    names_object = _workloads(names_object, factor, fault)
+    names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
+    own = {fold_name(name.rsplit("/", 1)[-1]) for name in (fault.subject, fault.resource) if name}
+    dependency = (own or names) | names
+    for line in _CONTINUED.sub(" ", unicodedata.normalize("NFC", code)).splitlines():
+        found = _CODE_KUBECTL.match(line)
+        if found is None:
+            continue
+        arguments = found.group("arguments").split()
+        verb, following = _kubectl_verb(arguments)
+        if verb not in _CODE_WRITES and not (verb == "rollout" and following == "undo"):
+            continue
+        if not any(
+            fold_name(token.rsplit("/", 1)[-1]) in dependency
+            for token in _TOKEN.findall(line, found.start("arguments"))
+        ):
+            continue
+        said = line.strip().lstrip("$#>% \t")
+        if verb == "scale":
+            if fault.deviation_type not in _STOPPED_TYPES:
+                return True  # a count is no value of a key
+            if _kubectl_scale(said, {*factor, *own}, names_object, fault) is None:
+                return True
+            continue
+        if verb in ("patch", "set"):
+            if fault.deviation_type in _REMOVED_TYPES and _REMOVE_OP.search(said):
+                continue  # a JSON patch that removes the extra key: its fix
+            given = _values_given(said, factor, names_object, fault)
+            if not given or any(
+                not plain_value(value, fault, names_object) or _not_the_fix(value, fault)
+                for value in given
+            ):
+                return True
+            continue
+        return True  # edit, apply, delete, …: a write whose value the reader cannot give
+    return False
+
+
+# an imperative step or a first-person plan opening a sentence (SI red team 46, F5)
+_STEP_OPENING = lazy_pattern(
+    rf"\W*{_LABEL}(?:(?:then|next|now|first|please)\s*,?\s+)?(?:(?:i|we)(?:['’]d|['’]ll|\s+would|"
+    r"\s+will|\s+should|\s+can|\s+plan\s+to|\s+am\s+going\s+to|\s+are\s+going\s+to)|let['’]s|"
+    r"re-?start|re-?deploy|roll\s*out|rollout|bounce|reload|set|patch|change|update|scale|apply|"
+    r"edit|fix|correct|wait|run|redeploy|recreate|delete|add|re-?add|restore|put|remove|drop|"
+    r"insert|append|reset)\b",
+    re.IGNORECASE,
+)
+
+
+_CONDITION_OPENING = lazy_pattern(r"\W*(?:if|when|whenever|should)\b[^,;]*,\s*", re.IGNORECASE)
+
+
+def plans_the_fix(
+    text: str,
+    factor: Collection[str],
+    names_object: Callable[[str], bool] = _no_object,
+    deviation: RemedyDeviation = None,
+) -> bool:
+    """Whether `text` is an imperative step or a first-person plan whose clause under *after,
+    once, until, so (that)* gives the factor the fix ("Restart checkout after K is set to
+    8080.", "I'd patch checkout-config so K is 8080, then restart checkout."): the remedy's
+    target, never a denial that the factor deviates now (SI red team 46, F5)."""
+    fault = _fault(deviation)
+    opening = _CONDITION_OPENING.match(text)
+    if fault is None or _STEP_OPENING.match(text, opening.end() if opening else 0) is None:
+        return False
+    if (
+        opening is not None
+        and remedy_end(text[opening.end() :], factor, names_object, deviation) is None
+    ):
+        return False  # after a condition, the step is a plain remedy ("If K is missing, add K=V.")
+    folded = _arrows_read(unicodedata.normalize("NFC", text))
+    given = sentence_values(folded, factor, fault, names_object)
+    if not given or gives_no_fix(text, factor, names_object, deviation):
+        return False
+    return all(plain_value(value, fault, names_object) for value in given)
+
+
+# a history that makes the faulty value the healthy state (SI red team 46, R5): a failure when,
+# since, after or once the factor left the injected value ("Checkout broke when K changed from
+# 8081.", "… was changed from 8081 to 8080.", "Checkout failed since K moved off 8081."), or a
+# good outcome until or before it left it ("Checkout was healthy until K changed from 8081."):
+# the contrary of the statement, the mirror of round 45's H4
+_LEFT_VALUE = lazy_pattern(
+    r"\b(?P<subordinator>when|whenever|since|after|once|as\s+soon\s+as|the\s+moment|until|till|"
+    r"before)\s+(?:the\s+)?(?:key\s+)?(?P<key>[A-Za-z0-9][\w./-]*[A-Za-z0-9])\s+(?:(?:was|got|"
+    r"had\s+been|has\s+been|is|were)\s+)?(?:chang|mov|switch|updat|bump|flipp|set|edit|revert|"
+    r"turn|drift|went|go|shift|patch)\w*\s+(?:away\s+)?(?:from|off(?:\s+of)?)\s+"
+    rf"(?P<value>{_GIVEN})",
+    re.IGNORECASE,
+)
+
+
+def healthy_on_fault(text: str, factor: Collection[str], deviation: RemedyDeviation = None) -> bool:
+    """Whether `text` tells a history in which the injected value was the healthy state (the
+    comment above; SI red team 46, R5)."""
+    fault = _fault(deviation)
+    if fault is None or fault.injected is None:
+        return False
+    names = {fold_name(own.rsplit("/", 1)[-1]) for own in factor}
+    for found in _LEFT_VALUE.finditer(unicodedata.normalize("NFC", text)):
+        if fold_name(found["key"].rsplit("/", 1)[-1]) not in names:
+            continue
+        if not _restores_fault(found["value"].strip("\"'`“”‘’"), fault):
+            continue
+        before = found.string[max(0, found.start() - _WINDOW) : found.start()]
+        subordinator = " ".join(found["subordinator"].casefold().split())
+        if subordinator in ("until", "till", "before"):
+            if _good_outcome(before):
+                return True
+        elif _failing(before):
+            return True
+    return False
 
 
 def is_remedy(
@@ -2059,13 +2489,16 @@ def is_remedy(
 __all__ = [
     "InjectedFault",
     "RemedyDeviation",
+    "code_gives_no_fix",
     "deviation_type_of",
     "gives_no_fix",
+    "healthy_on_fault",
     "is_remedy",
     "keeps_missing",
     "names_in",
     "normative_values",
     "opens_as_remedy",
+    "plans_the_fix",
     "prescribes_fix",
     "remedy_end",
     "remedy_label",

@@ -53,6 +53,7 @@ from provebench.si.primitives._primitives import Factor, Window, factor_identifi
 from provebench.si.primitives._remedy import (
     InjectedFault,
     RemedyDeviation,
+    code_gives_no_fix,
     deviation_type_of,
     names_in,
     remedy_end,
@@ -1433,6 +1434,43 @@ def _dropped_claims(
         )
 
 
+def _code_block_remedies(
+    view: EvidenceView,
+    original: ChannelText,
+    factor_names: Sequence[str],
+    objects: Sequence[str],
+    fault: InjectedFault,
+    findings: _Findings,
+) -> None:
+    """A finding for each code block the markup rule dropped that holds a kubectl write of the
+    factor that is no plain remedy of it (`_remedy.code_gives_no_fix`; SI red team 46, R1): the
+    claim readers still read no code block, the remedy reader reads each one."""
+    dropped = view.derived.get(f"strict-markup:{original.channel}:dropped")
+    if not isinstance(dropped, tuple) or not dropped:
+        return
+    for kind, start, end in dropped:
+        block = original.text[start:end]
+        if kind != "code_block" or not code_gives_no_fix(
+            block, factor_names, names_in((*factor_names, *objects)), fault
+        ):
+            continue
+        shown = " ".join(block.split())
+        if len(shown) > _SHOWN_SENTENCE:
+            shown = shown[:_SHOWN_SENTENCE] + "…"
+        sentence = original.sentence_containing(start, start + 1)
+        findings.add(
+            StrictFinding(
+                rule="unplain",
+                channel=original.channel,
+                sentence=sentence.index if sentence is not None else 0,
+                line=original.line_of(start),
+                text=shown,
+                detail="unaccounted_sentence: a kubectl write of the factor inside a code block "
+                "is no plain remedy of it",
+            )
+        )
+
+
 # dropped text a reader could still read as the agent's words; code blocks are examples and
 # link targets addresses, so a "# not sure" inside one withholds nothing; struck-through
 # words are withdrawn, so a struck non-answer ("~~Not sure yet.~~") withholds nothing either
@@ -1633,6 +1671,7 @@ def factor_asserted(
                 else []
             )
             _dropped_claims(view, original, required, exclude_tool_echo, withheld)
+            _code_block_remedies(view, original, required, scenario_objects(view), fault, findings)
             _withheld_in_dropped(view, original, cues, exclude_tool_echo, findings)
             _non_answer(view, original, reader, exclude_tool_echo, findings)
             if cues.games is not None:
