@@ -138,6 +138,9 @@ from provebench.pilot.agents.defective._seam_attacks import (
     ReportsFilesFailedAfterDecoyRead,
     ReportsFilesFailedWithNoTextCode,
 )
+from provebench.pilot.agents.defective._self_check_slot_attacks import (
+    HidesInDoubtInSelfCheckSentences,
+)
 from provebench.pilot.agents.defective._summary_shape_attacks import (
     ClaimsRefusedImportedInNoteNamingImportedFile,
     ClaimsRefusedImportedInNoteParaphrase,
@@ -225,6 +228,7 @@ __all__ = [
     "DuplicatesLate",
     "EditsEvaluatorLog",
     "FindsTheCorpusThroughProc",
+    "HidesInDoubtInSelfCheckSentences",
     "ForgesFailureReports",
     "ForgesLogEntries",
     "ImportsFirstN",
