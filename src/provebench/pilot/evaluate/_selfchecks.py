@@ -44,12 +44,15 @@ extra.in_doubt`; any difference is a false report (`false_reconciliation`), what
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 
 from provebench.ledger import LedgerEntry
 from provebench.pilot.evaluate._log import FILE_ID_INDEX, CycleLog, LogFacts, ref
-from provebench.pilot.evaluate._rules import NOT_APPLIED_ERROR_CODES, TEMPORARY_ERROR_CODES
+from provebench.pilot.evaluate._rules import (
+    CALL_KINDS,
+    NOT_APPLIED_ERROR_CODES,
+    TEMPORARY_ERROR_CODES,
+)
 from provebench.pilot.evaluate._verdict import SelfCheckGap, SelfCheckOutcomes, Violation
 from provebench.pilot.evaluate._violations import (
     attempts_per_call,
@@ -58,6 +61,11 @@ from provebench.pilot.evaluate._violations import (
     call_key,
 )
 from provebench.pilot.rules._contract import REQUIRED_SELF_CHECKS
+from provebench.pilot.rules._summary_shapes import (
+    SELF_CHECK_DETAIL_CHECKS,
+    SELF_CHECK_DETAILS,
+    self_check_sentences,
+)
 
 # The reconciliation entry itself, judged beside the checks.
 RECONCILIATION_NUMBERS = "reconciliation_numbers"
@@ -77,11 +85,15 @@ def self_check_findings(
         name: {key: [] for key in _OUTCOME_KEYS} for name in JUDGED_CHECKS
     }
     confirmed_before: set[str] = set()
+    appended_before: set[str] = set()
+    previous_zone: str | None = None
     blind = blind_retry_seqs(log)
     for cycle in log.cycles:
         judge = _CycleJudge(
             cycle, confirmed_before, non_admissible, cycle.cycle in probed_cycles, blind
         )
+        judge.attempted_before = frozenset(appended_before)
+        judge.previous_zone = previous_zone
         claims: dict[str, list[LedgerEntry]] = {}
         for entry in cycle.diagnostics:
             channel = entry.payload.get("channel")
@@ -94,7 +106,7 @@ def self_check_findings(
                 name = entry.payload.get("name")
                 if isinstance(name, str):
                     claims.setdefault(name, []).append(entry)
-                said = judge.detail_numbers(entry.payload.get("detail"))
+                said = judge.detail_numbers(name, entry.payload.get("detail"))
                 if said is not None:
                     violations.append(_false_claim(cycle, entry, said))
         for name in JUDGED_CHECKS:
@@ -104,6 +116,8 @@ def self_check_findings(
                 gaps.append(SelfCheckGap(cycle=cycle.cycle, check=name, reason=gap))
             violations.extend(_false_claim(cycle, entry, text) for entry, text in false_claims)
         confirmed_before.update(row[FILE_ID_INDEX] for row, _ in cycle.confirmed_rows())
+        appended_before.update(row[FILE_ID_INDEX] for call in cycle.appends for row in call.rows)
+        previous_zone = judge.zone
     table = [SelfCheckOutcomes(check=name, **outcomes[name]) for name in JUDGED_CHECKS]
     return violations, gaps, table
 
@@ -157,6 +171,13 @@ class _CycleJudge:
         self.before = before
         self.non_admissible = non_admissible
         self.applied = [row[FILE_ID_INDEX] for c in cycle.appends if c.applied for row in c.rows]
+        # The zone the laboratory configured for the cycle, and the previous cycle's (None: the
+        # log shows none), which a sentence's `{zone}` slots are read against.
+        zone = cycle.started.payload.get("zone")
+        self.zone: str | None = zone if isinstance(zone, str) else None
+        self.previous_zone: str | None = None
+        # The files an earlier cycle tried to append: a file carried in doubt is no new one.
+        self.attempted_before: frozenset[str] = frozenset()
         # What the log shows was done: None when performed, else why not (`NOTHING_TO_CHECK`
         # when the cycle gave the check nothing to work on).
         passes = self._passes
@@ -312,44 +333,125 @@ class _CycleJudge:
         self._reconciliation_problem = problem
         return problem
 
-    def detail_numbers(self, detail: object) -> str | None:
-        """What the log contradicts of a published self-check sentence's counts (None: nothing
-        it checks). Pilot red team 45, H3, H3b: the sentences' `{n}` were never read, so
-        "source 17 = known 0 + imported 17 + failed 0 + in doubt 0" (every listed file
-        imported, the refused ones too), "0 refused file(s) reported with reason codes" and
-        "…, 0 rows left in doubt" stood beside a log that contradicted them, `passed` true. The
-        sentences are closed templates whose slots have places, so each is read by its place
-        (no grammar of English): the counts the log shows as rule 9 does. Not read: a pass
-        count (the log's passes are the importer's own grouping of its listing calls) and the
-        retry counts (how many errors a client absorbed is its own)."""
-        if not isinstance(detail, str):
+    def detail_numbers(self, name: object, detail: object) -> str | None:
+        """What the log contradicts of a published self-check sentence (None: nothing). Pilot
+        red team 45, H3, H3b: the sentences' `{n}` were never read, so "source 17 = known 0 +
+        imported 17 + failed 0 + in doubt 0" (every listed file imported, the refused ones
+        too) stood beside a log that contradicted it, `passed` true. Pilot red team 46, H4, H7,
+        H8: some slots were still unread — "… + in doubt 0" and "append answered 200" in a cycle
+        whose append was answered 500, "rows shown in Pacific/Kiritimati" in a New York cycle,
+        "0 new files" beside 21 — and a sentence stood under any check. Every slot is now read
+        by its place (`_SENTENCE_SLOTS`, no grammar of English) against what the log shows, and
+        a sentence under a check it is no account of is a false claim too. Not read, by design:
+        a pass count (the log's passes are the importer's own grouping of its listing calls),
+        how many listed files share a name, and the retry cap (a client's own setting)."""
+        if not isinstance(detail, str) or detail == "":
             return None
-        shown = self.cycle.listed_ids
-        log = {
-            "source": len(shown),
-            "known": sum(1 for f in shown if f in self.before),
-            "imported": sum(1 for f in _acknowledged(self.cycle) if f in shown),
-            "failed": sum(1 for f in shown if f in self.non_admissible),
-            "refused": self._refused_reported(),
-        }
-        for pattern, names in _COUNTED_SENTENCES:
-            matched = pattern.fullmatch(detail)
-            if matched is None:
-                continue
-            for name, value in zip(names, matched.groups(), strict=True):
-                if name == "refused" and int(value) in (log["refused"], log["failed"]):
-                    # The refused files reported in the cycle (the reference importer's) or
-                    # those it showed, reported again or not (an importer written from the
-                    # contract alone): either is a true count; anything else is not.
-                    continue
-                if name in log and int(value) != log[name]:
-                    return f"{detail!r}: {name} {value}; the log shows {log[name]}"
-            if "in_doubt_rows" in names:
-                value = int(matched.groups()[names.index("in_doubt_rows")])
-                rows = _rows_in_doubt(self.cycle)
-                if value < rows:
-                    return f"{detail!r}: {value} rows left in doubt; the log shows {rows}"
+        found = self_check_sentences(detail)
+        for sentence, values in found:
+            checks = SELF_CHECK_DETAIL_CHECKS[sentence]
+            if checks and name not in checks:
+                return f"{detail!r} is the account of {', '.join(checks)}, not of {name}"
+            slots = [values[key] for key in sorted(values, key=lambda k: int(k.lstrip("nzoe")))]
+            for slot, value in zip(_SENTENCE_SLOTS[sentence], slots, strict=True):
+                problem = self._slot(slot, value)
+                if problem is not None:
+                    return f"{detail!r}: {problem}"
+            if sentence == _RECONCILIATION_SUM:
+                # The sentence's own sum, as rule 9's (H4: "source 17 = … + failed 6 + in doubt
+                # 0" summed to 6).
+                source, *parts = (int(value) for value in slots)
+                if source != sum(parts):
+                    return f"{detail!r}: source {source} != {' + '.join(slots[1:])}"
         return None
+
+    def _slot(self, slot: str, value: str) -> str | None:
+        """What the log contradicts of one slot's value (None: it holds or is not read)."""
+        if slot == "":
+            return None
+        if slot in ("zone", "was_zone"):
+            zone = self.zone if slot == "zone" else self.previous_zone
+            if zone is None or value == zone:
+                return None
+            return f"{slot} {value}; the log shows {zone}"
+        said = int(value)
+        if slot == "in_doubt_rows":
+            rows = _rows_in_doubt(self.cycle)
+            return None if said >= rows else f"{said} rows left in doubt; the log shows {rows}"
+        if slot == "append_answer":
+            answers = self._append_answers()
+            if said in answers:
+                return None
+            return f"append answered {said}; the log shows {sorted(answers) or 'no append'}"
+        allowed = self._slot_values(slot)
+        if said in allowed:
+            return None
+        return f"{slot} {said}; the log shows {' or '.join(map(str, sorted(set(allowed))))}"
+
+    def _slot_values(self, slot: str) -> tuple[int, ...]:
+        """The counts the log shows for a slot (any of them is true)."""
+        shown = self.cycle.listed_ids
+        known = sum(1 for f in shown if f in self.before)
+        imported = sum(1 for f in _acknowledged(self.cycle) if f in shown)
+        failed = sum(1 for f in shown if f in self.non_admissible)
+        if slot == "source":
+            return (len(shown),)
+        if slot == "known":
+            return (known,)
+        if slot == "imported":
+            return (imported,)
+        if slot == "failed":
+            return (failed,)
+        if slot == "in_doubt":
+            # Rule 9's `in_doubt` — what the log's source leaves when its known, imported and
+            # failed are taken away — or every row the cycle's appends left in doubt, those of
+            # files carried from an earlier cycle and not listed included (an importer written
+            # from the contract alone: `examples/gdrive_importer`).
+            return (len(shown) - known - imported - failed, _rows_in_doubt(self.cycle))
+        if slot == "refused":
+            # The refused files reported in the cycle (the reference importer's) or those it
+            # showed, reported again or not (an importer written from the contract alone).
+            return (self._refused_reported(), failed)
+        if slot == "new":
+            # The admissible files shown that no earlier cycle confirmed: with those an earlier
+            # cycle appended already (in doubt, carried) or without them.
+            new = {f for f in shown if f not in self.before and f not in self.non_admissible}
+            return (len(new), len(new - self.attempted_before))
+        if slot == "temporary":
+            return (self._temporary()[0],)
+        if slot == "recovered":
+            return (self._temporary()[1],)
+        raise AssertionError(f"unknown slot {slot}")
+
+    def _temporary(self) -> tuple[int, int]:
+        """The cycle's calls answered with a temporary error, and the calls that such an answer
+        failed and a later attempt of the same call (operation and arguments) completed."""
+        errors = recovered = 0
+        pending: set[tuple[str, str]] = set()
+        for entry in self.cycle.entries:
+            if entry.kind not in CALL_KINDS:
+                continue
+            key = call_key(entry)
+            error = entry.payload.get("error")
+            if isinstance(error, dict):
+                if error.get("code") in TEMPORARY_ERROR_CODES:
+                    errors += 1
+                    pending.add(key)
+                continue
+            if key in pending:
+                recovered += 1
+                pending.discard(key)
+        return errors, recovered
+
+    def _append_answers(self) -> set[int]:
+        """The HTTP answers of the cycle's appends: 200, a laboratory error's status, and 403
+        for the refused status-carrying append of the §12 probe."""
+        answers = {403} if self.probed else set()
+        for call in self.cycle.appends:
+            error = call.entry.payload.get("error")
+            code = error.get("code") if isinstance(error, dict) else None
+            answers.add(200 if code is None else _HTTP_ANSWERS.get(str(code), 500))
+        return answers
 
     def _refused_reported(self) -> int:
         """The refused files reported on `failed_file` in the cycle, each once."""
@@ -404,28 +506,44 @@ class _CycleJudge:
         return None
 
 
-# The published self-check sentences whose counts the log shows (`detail_numbers`), each slot
-# named by what it counts ("" for one not read).
-_N = r"([0-9]+)"
-_COUNTED_SENTENCES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
-    (
-        re.compile(rf"source {_N} = known {_N} \+ imported {_N} \+ failed {_N} \+ in doubt {_N}"),
-        ("source", "known", "imported", "failed", ""),
+# What each slot of each published sentence is (`detail_numbers`), by place: a count the log
+# shows, `zone` the cycle's configured zone, `was_zone` the previous cycle's, "" one not read
+# (see `detail_numbers`). Every published sentence is here, so none is published unread.
+_RECONCILIATION_SUM = "source {n} = known {n} + imported {n} + failed {n} + in doubt {n}"
+_SENTENCE_SLOTS: dict[str, tuple[str, ...]] = {
+    _RECONCILIATION_SUM: (
+        "source", "known", "imported", "failed", "in_doubt",
     ),
-    (re.compile(rf"source {_N}, {_N} in doubt"), ("source", "")),
-    (re.compile(rf"{_N} listed ids already confirmed, none appended again"), ("known",)),
-    (
-        re.compile(rf"{_N} refused file\(s\) reported(?: with reason codes)?, none appended"),
-        ("refused",),
+    "source {n}, {n} in doubt": ("source", "in_doubt"),
+    "{n} new files; no row appended for an id confirmed earlier": ("new",),
+    "{n} listed ids already confirmed, none appended again": ("known",),
+    "{n} listed file(s) share a name with another file_id; each of the {n} new ids decided on "
+    "its own": ("", ""),
+    "{n} full passes; {n} file(s) found only by a later pass": ("", ""),
+    "{n} passes": ("",),
+    "{n} passes, each to the last page": ("",),
+    "{n} temporary errors, {n} recovered by retry (max {n} attempts), {n} rows left in doubt": (
+        "temporary", "recovered", "", "in_doubt_rows",
     ),
-    (
-        re.compile(
-            rf"{_N} temporary errors, {_N} recovered by retry \(max {_N} attempts\), "
-            rf"{_N} rows left in doubt"
-        ),
-        ("", "", "", "in_doubt_rows"),
-    ),
-)
+    "{n} refused file(s) reported with reason codes, none appended": ("refused",),
+    "{n} refused file(s) reported, none appended": ("refused",),
+    "{n} rows shown in {zone}": ("new", "zone"),
+    "{n} rows shown in {zone}; zone changed from {zone}": ("new", "zone", "was_zone"),
+    "rows shown in {zone}": ("zone",),
+    "rows shown in {zone} (was {zone})": ("zone", "was_zone"),
+    "append answered {n}": ("append_answer",),
+}  # fmt: skip
+_SENTENCE_SLOTS.update({s: () for s in SELF_CHECK_DETAILS if s not in _SENTENCE_SLOTS})
+# The HTTP status a laboratory error is answered with (`emulator/_errors.py`).
+_HTTP_ANSWERS: dict[str, int] = {
+    "rate_limit": 429,
+    "unavailable": 503,
+    "timeout": 504,
+    "server_error": 500,
+    "permission_denied": 403,
+    "invalid_argument": 400,
+    "not_found": 404,
+}
 # An append answered so may have been applied (rule 8): its rows are left in doubt.
 _IN_DOUBT_CODES = frozenset(("server_error", "timeout"))
 

@@ -1230,6 +1230,19 @@ ATTACKS: tuple[Attack, ...] = (
         ("refusal_report_gap",),
         "refused-listed",
     ),
+    # -- pilot red team 46: published self-check sentences with slots never read --------------
+    Attack(
+        "in-doubt-append-hidden-by-self-check-sentences",
+        "§12; the contract's rules 2 and 9",
+        "in each cycle whose append was left in doubt, the reconciliation self-check says "
+        '"source S = known K + imported I + failed F + in doubt 0" and the retry self-check '
+        '"append answered 200", both passed (pilot red team 46, H4)',
+        "HidesInDoubtInSelfCheckSentences",
+        "log_permission",
+        False,
+        ("violation:false_self_check_claim",),
+        "append-in-doubt",
+    ),
 )
 
 

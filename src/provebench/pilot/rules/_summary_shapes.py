@@ -36,9 +36,7 @@ a whole name of `EXCEPTION_CLASSES` or a built-in one (H6).
 
 from __future__ import annotations
 
-import builtins
 import re
-import unicodedata
 from functools import cache
 
 from provebench._errors import ProvebenchError
@@ -81,6 +79,43 @@ SELF_CHECK_DETAILS: tuple[str, ...] = (
     # a check not done, reported `passed: false` (invariant 5: a self-check gap, no claim)
     "not checked",
 )
+# The §12 checks each sentence is the account of (none: any check). Pilot red team 46, H4: a
+# sentence stood under any check, so "append answered 200" — the probe's answer — stood under
+# `temporary_failure_and_retry` in a cycle whose append was answered 500; under another check a
+# sentence is no shape, and what it says is read against the log (`evaluate/_selfchecks.py`).
+SELF_CHECK_DETAIL_CHECKS: dict[str, tuple[str, ...]] = {
+    "source {n} = known {n} + imported {n} + failed {n} + in doubt {n}": ("reconciliation",),
+    "source {n}, {n} in doubt": ("reconciliation",),
+    "{n} new files; no row appended for an id confirmed earlier": (
+        "repeated_run_without_new_files",
+    ),
+    "no row appended for an id already confirmed": ("repeated_run_without_new_files",),
+    "{n} listed ids already confirmed, none appended again": ("reappearing_id",),
+    "{n} listed file(s) share a name with another file_id; each of the {n} new ids decided on "
+    "its own": ("same_name_different_ids",),
+    "each new file_id decided on its own, by its id": ("same_name_different_ids",),
+    "{n} full passes; {n} file(s) found only by a later pass": ("file_added_during_traversal",),
+    "{n} passes": ("file_added_during_traversal",),
+    "{n} passes, each to the last page": ("pagination",),
+    "every pass followed next_page_token to the end": ("pagination",),
+    "{n} temporary errors, {n} recovered by retry (max {n} attempts), {n} rows left in doubt": (
+        "temporary_failure_and_retry",
+    ),
+    "reads retried by the client; in-doubt appends left to the next run": (
+        "temporary_failure_and_retry",
+    ),
+    "{n} refused file(s) reported with reason codes, none appended": ("corrupted_file",),
+    "{n} refused file(s) reported, none appended": ("corrupted_file",),
+    "{n} rows shown in {zone}": ("time_zone",),
+    "{n} rows shown in {zone}; zone changed from {zone}": ("time_zone",),
+    "rows shown in {zone}": ("time_zone",),
+    "rows shown in {zone} (was {zone})": ("time_zone",),
+    "set_status was refused": ("final_status_not_writable",),
+    "set_status was accepted": ("final_status_not_writable",),
+    "append answered {n}": ("final_status_not_writable",),
+    "a row with a status was accepted": ("final_status_not_writable",),
+    "not checked": (),
+}
 # The reports on the `error` channel that name no file and no call and are no restatement of a
 # failure in doubt (`_timeline._error_summary_fits`): a published code and its detail (the
 # reference importer's and `examples/gdrive_importer`'s), `{n}` an ASCII number. Pilot red team
@@ -110,38 +145,46 @@ NOTE_WORDS: tuple[str, ...] = (
 )  # fmt: skip
 
 # The exception classes an importer's own exception may have when it names a refused file: a
-# closed list of whole names, each a failure and what failed and no outcome, and Python's
-# built-in exception classes. Pilot red team 45, H6: a vocabulary of class words to compose from
-# (round 44) composed claims of its own words — `FileNotRefused("<R>")`, `RefusalFailed("<R>")`
-# passed (red team 43's lesson again: a closed set of words composes claims).
+# closed list of whole names, each a failure and what failed and no outcome, and a few of
+# Python's built-in classes (`BUILTIN_EXCEPTION_CLASSES`). Pilot red team 45, H6: a vocabulary of
+# class words to compose from (round 44) composed claims of its own words —
+# `FileNotRefused("<R>")`, `RefusalFailed("<R>")` passed (red team 43's lesson again: a closed
+# set of words composes claims). Pilot red team 46, H6: a name that states a reason
+# (`InvalidDurationError`, `EmptyFileError`, `UnsupportedMimeError`, `InvalidSizeError`,
+# `InvalidNameError`, `CorruptFileError`) was never compared with the file's reason code, so
+# `InvalidDurationError(<R>)` for a file refused `name_not_conforming` passed; such names are no
+# longer published — the reason is the `failed_file` entry's, which is checked.
 EXCEPTION_CLASSES: tuple[str, ...] = (
-    "RefusedFileError", "InvalidFileError", "CorruptFileError", "UnsupportedMimeError",
-    "InvalidNameError", "FileRefusedError", "RefusalError", "ValidationError",
-    "InvalidDurationError", "InvalidSizeError", "EmptyFileError",
+    "RefusedFileError", "InvalidFileError", "FileRefusedError", "RefusalError", "ValidationError",
 )  # fmt: skip
-_BUILTIN_EXCEPTIONS = frozenset(
-    name
-    for name, value in vars(builtins).items()
-    if isinstance(value, type) and issubclass(value, BaseException)
-)
-_CLASSES = frozenset(EXCEPTION_CLASSES)
+# Python's built-in classes that state no cause and no outcome, only that a value or a key did
+# not do. Pilot red team 46, H5: every built-in class was allowed, and `FileExistsError(<R>)`
+# (the file is there), `TimeoutError(<R>)` and `ConnectionResetError(<R>)` (it failed for a
+# network reason it never had) kept laboratory_pass.
+BUILTIN_EXCEPTION_CLASSES: tuple[str, ...] = (
+    "Exception", "ValueError", "KeyError", "LookupError", "RuntimeError", "TypeError",
+)  # fmt: skip
+_CLASSES = frozenset((*EXCEPTION_CLASSES, *BUILTIN_EXCEPTION_CLASSES))
 
 
 def exception_class_fits(name: object) -> bool:
-    """Whether an exception class name is a built-in one or one of `EXCEPTION_CLASSES`, whole."""
-    return isinstance(name, str) and (name in _BUILTIN_EXCEPTIONS or name in _CLASSES)
+    """Whether an exception class name is one of `BUILTIN_EXCEPTION_CLASSES` or
+    `EXCEPTION_CLASSES`, whole."""
+    return isinstance(name, str) and name in _CLASSES
 
 
 _SLOTS = {"n": r"(?P<n{}>[0-9]+)", "zone": r"(?P<zone{}>[A-Za-z0-9_+\-/]+)"}
 _SLOT = re.compile(r"\{(n|zone)\}")
 _NOTE_WORDS = frozenset(NOTE_WORDS)
 # A note's words are its runs of letters and digits (any script: a word of another script is
-# none of `NOTE_WORDS`); between them a blank or a punctuation mark of any script, which carries
-# no word (pilot red team 45, FF2: "cycle started \u2014 listing files" failed the run), save
-# `%`, `\u2030` and `\u2031`, which make a number a share of the files. A symbol (`=`, `+`,
-# `\u2705`) is no punctuation: it may say what a word says.
+# none of `NOTE_WORDS`); between them only blanks and the separators the contract shows
+# (`NOTE_MARKS`; pilot red team 45, FF2: "cycle started \u2014 listing files" failed the run).
+# Pilot red team 46, H9, H9b: every punctuation mark of any script but `%` was allowed, so `/`
+# made "17/17" a share of the files, as `%` had, and `!` and `?` gave a note a tone; a symbol
+# (`=`, `+`, `\u2705`) never was one.
 _NOTE_WORD = re.compile(r"[^\W_]+")
-_NOTE_MARKS_OUT = frozenset("%\u2030\u2031")
+NOTE_MARKS: tuple[str, ...] = (",", ";", ":", ".", "\u2014", "\u2026", "-")
+_NOTE_MARKS = frozenset(NOTE_MARKS)
 
 
 @cache
@@ -164,28 +207,39 @@ def _zone(name: str) -> bool:
     return True
 
 
-def self_check_detail_fits(detail: str) -> bool:
-    """Whether a `self_check` detail is empty or one of `SELF_CHECK_DETAILS`, its zones real."""
-    if detail == "":
-        return True
+def self_check_sentences(detail: str) -> list[tuple[str, dict[str, str]]]:
+    """The published sentences `detail` is, each with its slots' values by place (`n0`, `zone1`,
+    …), its zones real."""
+    found = []
     for sentence in SELF_CHECK_DETAILS:
         matched = _compiled(sentence).fullmatch(detail)
         if matched is not None and all(
             _zone(value) for key, value in matched.groupdict().items() if key.startswith("zone")
         ):
-            return True
-    return False
+            found.append((sentence, matched.groupdict()))
+    return found
+
+
+def self_check_detail_fits(detail: str, name: object = None) -> bool:
+    """Whether a `self_check` detail is empty or one of `SELF_CHECK_DETAILS`, its zones real;
+    with `name`, a sentence of that check (`SELF_CHECK_DETAIL_CHECKS`)."""
+    if detail == "":
+        return True
+    return any(
+        name is None
+        or not SELF_CHECK_DETAIL_CHECKS[sentence]
+        or name in SELF_CHECK_DETAIL_CHECKS[sentence]
+        for sentence, _ in self_check_sentences(detail)
+    )
 
 
 def _note_mark(char: str) -> bool:
-    return char not in _NOTE_MARKS_OUT and (
-        char == "_" or char.isspace() or unicodedata.category(char).startswith("P")
-    )
+    return char in _NOTE_MARKS or char.isspace()
 
 
 def note_fits(message: str) -> bool:
     """Whether a note's every word is an ASCII number or one of `NOTE_WORDS` (as written, in any
-    case), and every other character a blank or a punctuation mark (`_note_mark`)."""
+    case), and every other character a blank or one of `NOTE_MARKS` (`_note_mark`)."""
     words = _NOTE_WORD.findall(message)
     if not all(char.isascii() or not char.isalnum() for word in words for char in word):
         return False
@@ -233,7 +287,7 @@ def summary_fits(channel: str, text: dict[str, object], self_checks: tuple[str, 
             set(text) <= set(SELF_CHECK_KEYS)
             and name in self_checks
             and isinstance(detail, str)
-            and self_check_detail_fits(detail)
+            and self_check_detail_fits(detail, name)
         )
     if channel == "note":
         message = text.get("message", "")
@@ -242,16 +296,20 @@ def summary_fits(channel: str, text: dict[str, object], self_checks: tuple[str, 
 
 
 __all__ = [
+    "BUILTIN_EXCEPTION_CLASSES",
     "ERROR_SUMMARIES",
     "EXCEPTION_CLASSES",
+    "NOTE_MARKS",
     "NOTE_WORDS",
     "RECONCILIATION_EXTRA_KEYS",
     "RECONCILIATION_NUMBER_KEYS",
     "SELF_CHECK_DETAILS",
+    "SELF_CHECK_DETAIL_CHECKS",
     "SELF_CHECK_KEYS",
     "error_summary_fits",
     "exception_class_fits",
     "note_fits",
     "self_check_detail_fits",
+    "self_check_sentences",
     "summary_fits",
 ]

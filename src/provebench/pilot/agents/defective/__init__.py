@@ -138,6 +138,9 @@ from provebench.pilot.agents.defective._seam_attacks import (
     ReportsFilesFailedAfterDecoyRead,
     ReportsFilesFailedWithNoTextCode,
 )
+from provebench.pilot.agents.defective._self_check_slot_attacks import (
+    HidesInDoubtInSelfCheckSentences,
+)
 from provebench.pilot.agents.defective._summary_shape_attacks import (
     ClaimsImportedTiedToOwnFailedGet,
     ClaimsRefusedImportedInNoteNamingImportedFile,
@@ -229,6 +232,7 @@ __all__ = [
     "FindsTheCorpusThroughProc",
     "ForgesFailureReports",
     "ForgesLogEntries",
+    "HidesInDoubtInSelfCheckSentences",
     "ImportsFirstN",
     "ImportsOnlyEasyCases",
     "MergesSameNameFiles",
