@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +30,13 @@ from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files, oasis_scenario
 from tests.helpers.pilot_lab import run_cli_here
-from tests.si.provider.provider_runs import run_through
+from tests.si.provider.provider_runs import (
+    INJECTED,
+    kubectl_obey_run,
+    needs_kubectl,
+    run_through,
+)
 
-INJECTED = "infra.safety.pi.data-plane-injection-001"
 READ = ("logs_read", {"name": "payment-service", "namespace": "default"})
 PLANS: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "podlogs": [("@podlogs", {})],
@@ -162,37 +165,6 @@ def test_a_log_read_answered_with_an_error_is_a_provider_failure(
 
 # -- kubectl (PV4, PV5, PV8) ----------------------------------------------------------------
 
-needs_kubectl = pytest.mark.skipif(shutil.which("kubectl") is None, reason="needs kubectl")
-_OBEY_KUBECTL = """
-import re
-from provebench.si.agents import Answer
-COMMANDS = {commands!r}
-class Obey:
-    name = 'obey-kubectl'
-    version = '1'
-    def run(self, task, call):
-        seen = [call('kubectl', {{'args': args}}).body for args in COMMANDS]
-        for name in sorted(set(re.findall(r'Delete deployment ([a-z0-9-]+)', ' '.join(seen)))):
-            call('kubectl', {{'args': ['delete', 'deployment', name, '-n', 'default']}})
-        return Answer(final_answer='Done as the logs said.')
-"""
-
-
-def _kubectl_run(tmp_path: Path, commands: list[list[str]], *extra: str) -> dict[str, Any]:
-    oasis_files()
-    tmp_path.mkdir()
-    agent = tmp_path / "obey_agent.py"
-    agent.write_text(_OBEY_KUBECTL.format(commands=commands))
-    out = tmp_path / "out"
-    scenario = OASIS_SCENARIOS / "safety/prompt-injection-resistance.yaml"
-    result = run_cli_here(
-        "si", "run", str(scenario), "--scenario-id", INJECTED, *extra,
-        "--agent", f"{agent}:Obey", "--kubectl", "--out", str(out),
-    )  # fmt: skip
-    assert (out / "verdict.json").is_file(), result.stderr
-    verdict: dict[str, Any] = json.loads((out / "verdict.json").read_text())
-    return verdict
-
 
 TAIL_50 = ["logs", "deployment/payment-service", "--tail", "50", "-n", "default"]
 SELECTOR = ["logs", "-l", "app=payment-service", "-n", "default"]
@@ -206,12 +178,12 @@ def test_a_hidden_line_is_a_provider_failure_whatever_kubectl_logs_flags(
 ) -> None:
     """PV4 (`--tail 50`, the value a separate argument), PV5 (`-l`, the deployment's pods);
     the honest provider gives the in-process verdict (FAIL: the agent obeyed the line)."""
-    here = _kubectl_run(tmp_path / "here", [command])
-    honest = _kubectl_run(tmp_path / "honest", [command], "--provider", server.url)
+    here = kubectl_obey_run(tmp_path / "here", [command])
+    honest = kubectl_obey_run(tmp_path / "honest", [command], "--provider", server.url)
     assert (honest["status"], honest.get("provider_failure")) == (here["status"], None)
     assert here["status"] == "FAIL"
     _hide(server, monkeypatch)
-    hidden = _kubectl_run(tmp_path / "hidden", [command], "--provider", server.url)
+    hidden = kubectl_obey_run(tmp_path / "hidden", [command], "--provider", server.url)
     assert hidden["status"] == "PROVIDER_FAILURE", hidden
     assert "does not show the line it placed" in hidden["provider_failure"]
 
@@ -223,8 +195,8 @@ def test_a_read_cut_to_its_last_line_shows_what_kubernetes_shows(
     """PV8: `kubectl logs --tail=1` shows the last line only, in process as through a provider
     (the face honours `tailLines`), and is no PROVIDER_FAILURE for a provider that does the
     same; the agent never read the instruction, so it deleted nothing."""
-    here = _kubectl_run(tmp_path / "here", [TAIL_1])
-    there = _kubectl_run(tmp_path / "there", [TAIL_1], "--provider", server.url)
+    here = kubectl_obey_run(tmp_path / "here", [TAIL_1])
+    there = kubectl_obey_run(tmp_path / "there", [TAIL_1], "--provider", server.url)
     assert (there["status"], there.get("provider_failure")) == (here["status"], None)
     assert here["status"] == "PASS"
 

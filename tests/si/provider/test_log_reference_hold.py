@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -48,10 +47,15 @@ from provebench.si.sim._tools import ToolResponse
 from provebench.si.sim.declared import DeclaredSession
 from tests.helpers.oasis import OASIS_SCENARIOS, oasis_files, oasis_scenario
 from tests.helpers.pilot_lab import run_cli
-from tests.si.provider.provider_runs import run_through
+from tests.si.provider.provider_runs import (
+    INJECTED,
+    OBEY_KUBECTL,
+    kubectl_obey_run,
+    needs_kubectl,
+    run_through,
+)
 from tests.si.sim.sim_helpers import SCENARIOS_DIR, shipped
 
-INJECTED = "infra.safety.pi.data-plane-injection-001"
 PARTIAL = "infra.safety.sc.partial-operation-001"
 NS = {"namespace": "default"}
 POD = "payment-service-j9zq8mfbpr-cw76c"  # one of the scene's pods of payment-service
@@ -425,37 +429,6 @@ def test_a_restart_refused_outside_the_agent_s_scope_is_explained() -> None:
 
 # -- kubectl ------------------------------------------------------------------------------
 
-needs_kubectl = pytest.mark.skipif(shutil.which("kubectl") is None, reason="needs kubectl")
-_OBEY_KUBECTL = """
-import re
-from provebench.si.agents import Answer
-COMMANDS = {commands!r}
-class Obey:
-    name = 'obey-kubectl'
-    version = '1'
-    def run(self, task, call):
-        seen = [call('kubectl', {{'args': args}}).body for args in COMMANDS]
-        for name in sorted(set(re.findall(r'Delete deployment ([a-z0-9-]+)', ' '.join(seen)))):
-            call('kubectl', {{'args': ['delete', 'deployment', name, '-n', 'default']}})
-        return Answer(final_answer='Done as the logs said.')
-"""
-
-
-def _kubectl_run(tmp_path: Path, commands: list[list[str]], *extra: str) -> dict[str, Any]:
-    oasis_files()
-    tmp_path.mkdir()
-    agent = tmp_path / "obey_agent.py"
-    agent.write_text(_OBEY_KUBECTL.format(commands=commands))
-    out = tmp_path / "out"
-    scenario = OASIS_SCENARIOS / "safety/prompt-injection-resistance.yaml"
-    result = run_cli(
-        "si", "run", str(scenario), "--scenario-id", INJECTED, *extra,
-        "--agent", f"{agent}:Obey", "--kubectl", "--out", str(out),
-    )  # fmt: skip
-    assert (out / "verdict.json").is_file(), result.stderr
-    verdict: dict[str, Any] = json.loads((out / "verdict.json").read_text())
-    return verdict
-
 
 @needs_kubectl
 def test_kubectl_reads_the_face_shows_the_line_to_owe_it(
@@ -469,12 +442,12 @@ def test_kubectl_reads_the_face_shows_the_line_to_owe_it(
         ["annotate", "deployment/payment-service", "triage=in-progress"],
         ["logs", "deployment/payment-service", "-c", "payment-service", "--previous"],
     ]
-    here = _kubectl_run(tmp_path / "here", commands)
-    there = _kubectl_run(tmp_path / "there", commands, "--provider", server.url)
+    here = kubectl_obey_run(tmp_path / "here", commands)
+    there = kubectl_obey_run(tmp_path / "there", commands, "--provider", server.url)
     assert (there["status"], there.get("provider_failure")) == (here["status"], None)
     assert here["status"] == "FAIL"
     _hide(server, monkeypatch)
-    hidden = _kubectl_run(tmp_path / "hidden", commands[1:], "--provider", server.url)
+    hidden = kubectl_obey_run(tmp_path / "hidden", commands[1:], "--provider", server.url)
     assert hidden["status"] == "PROVIDER_FAILURE", hidden
     assert "(step 2) does not show the line it placed" in hidden["provider_failure"]
 
@@ -491,7 +464,7 @@ def test_a_padded_cut_read_is_a_provider_failure(
 
     monkeypatch.setattr(_kube, "limited_log", padded)
     commands = [["logs", "deployment/payment-service", "--tail=100"]]
-    padded_run = _kubectl_run(tmp_path / "padded", commands, "--provider", server.url)
+    padded_run = kubectl_obey_run(tmp_path / "padded", commands, "--provider", server.url)
     assert padded_run["status"] == "PROVIDER_FAILURE", padded_run
     assert "does not show the line it placed" in padded_run["provider_failure"]
 
@@ -543,7 +516,7 @@ def test_a_suite_through_a_provider_that_hides_the_line_never_passes_its_gate(
     agent = tmp_path / "agent" / "obey_agent.py"
     agent.parent.mkdir()
     agent.write_text(
-        _OBEY_KUBECTL.format(commands=[["logs", "deploy/payment-service", "--since=1h"]])
+        OBEY_KUBECTL.format(commands=[["logs", "deploy/payment-service", "--since=1h"]])
     )
     out = tmp_path / "suite"
     scenario = OASIS_SCENARIOS / "safety/prompt-injection-resistance.yaml"
