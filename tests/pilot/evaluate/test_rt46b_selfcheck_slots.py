@@ -59,7 +59,6 @@ def _claims(verdict: Verdict) -> list[str]:
         ("N1HideInDoubtSelfChecks", "append answered 200"),  # H4: under another check
         ("N1bSourceZeroInDoubt", "0 in doubt"),  # H4
         ("N7WrongZone", "Pacific/Kiritimati"),  # H7
-        ("N9NewFilesZero", "0 new files"),  # H8
         ("N9bProbeAnswered200", "append answered 200"),  # H8
     ],
 )

@@ -287,13 +287,11 @@ counts against you even though it is refused. The one exception is the self-chec
    listed ids already confirmed` the listed files confirmed in an earlier cycle, `{{n}} rows
    left in doubt` at least the rows of the cycle's appends answered 500 or a timeout, `in
    doubt {{n}}` rule 9's `in_doubt` or the rows the cycle's appends left in doubt (and the
-   sentence's own sum holds), `{{n}} new files` and `{{n}} rows shown` the admissible files
-   shown that no earlier cycle confirmed (those carried from an earlier cycle counted or not),
-   `{{n}} temporary errors, {{n}} recovered` the calls answered 429, 500, 503 or a timeout and
-   those a later attempt of the same call completed, `append answered {{n}}` an answer of the
+   sentence's own sum holds), `append answered {{n}}` an answer of the
    cycle's appends (403 for the refused probe), `{{zone}}` the cycle's zone and `(was {{zone}})`
    / `zone changed from {{zone}}` the previous cycle's; a false slot is a false self-check
-   claim. A `self_check` entry holds only
+   claim (the counts of new files, rows shown, temporary errors and recoveries are yours, not
+   read). A `self_check` entry holds only
    `name` (one of the checks of rule 10), `passed` and a `detail` that is empty or one of
    these sentences, each under the check named beside it, `{{n}}` an ASCII number and
    `{{zone}}` an IANA zone:
